@@ -1,0 +1,37 @@
+# The two commands: `make demo` (the main job) and `make test` (all tests).
+# Each does every set-up step itself: venv, pinned installs, codegen check, C++ build.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+JOBS ?= 2
+
+.PHONY: demo test setup codegen-check generate runtime bench clean
+
+demo: codegen-check runtime
+	$(PY) -m codegen generate
+
+test: codegen-check runtime
+	$(PY) -m pytest -n $(JOBS) -q
+
+setup: $(INSTALLED)
+
+$(INSTALLED): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -e .
+	touch $@
+
+codegen-check: $(INSTALLED)
+	$(PY) -m codegen generate --check
+
+generate: $(INSTALLED)
+	$(PY) -m codegen generate
+
+runtime: $(INSTALLED)
+
+bench: $(INSTALLED)
+	$(PY) bench/codegen.py
+
+clean:
+	rm -rf build .cache

@@ -1,0 +1,90 @@
+"""`python -m codegen generate`: the command line. Diagnostics are rendered
+here, once; exit status 2 for errors in the schema or the tools, 1 for drift or
+stale flatc outputs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .diagnostics import SchemaError
+from .pipeline import Request, Result, display_path, run
+
+EXIT_DRIFT = 1
+EXIT_ERROR = 2
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    request = Request(
+        schema=Path(display_path(Path(args.schema))),
+        out=Path(args.out),
+        include_dirs=tuple(Path(d) for d in args.include),
+        skip_flatc=args.skip_flatc,
+        check=args.check,
+    )
+    try:
+        result = run(request)
+    except SchemaError as error:
+        print(error.render(), file=sys.stderr)
+        return EXIT_ERROR
+    return _report(request, result, args.quiet)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m codegen")
+    commands = parser.add_subparsers(dest="command", required=True)
+    generate = commands.add_parser("generate", help="generate code from a FlatBuffers schema")
+    generate.add_argument("--schema", default="schema/schema.fbs")
+    generate.add_argument("--out", default="generated")
+    generate.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
+    generate.add_argument(
+        "--skip-flatc", action="store_true", help="leave flatc's outputs as they are"
+    )
+    generate.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if the output folder drifted"
+    )
+    generate.add_argument("-q", "--quiet", action="store_true")
+    return parser
+
+
+def _report(request: Request, result: Result, quiet: bool) -> int:
+    status = 0
+    if request.check:
+        for drift in result.drift:
+            print(f"{request.out / drift.path}: {drift.status}", file=sys.stderr)
+            if drift.diff:
+                print(drift.diff, file=sys.stderr, end="")
+        if result.drift:
+            print(
+                f"{len(result.drift)} generated file(s) differ from {result.schema.path}; "
+                "run `python -m codegen generate`",
+                file=sys.stderr,
+            )
+            status = EXIT_DRIFT
+    if result.stale_flatc:
+        print(f"error: {result.stale_flatc}", file=sys.stderr)
+        status = EXIT_DRIFT
+    if not quiet and status == 0:
+        print(_summary(request, result))
+    return status
+
+
+def _summary(request: Request, result: Result) -> str:
+    schema = result.schema
+    ops = next((len(u.members) for u in schema.unions if u.name == "OpNode"), 0)
+    counts = (
+        f"{schema.path}: {ops} ops, {len(schema.tables)} tables, {len(schema.structs)} structs, "
+        f"{len(schema.enums)} enums, {len(schema.unions)} unions"
+    )
+    if result.report is None:
+        return f"{counts}; {request.out} is up to date ({len(result.files)} files)"
+    report = result.report
+    written = "".join(f"\n  wrote {request.out / p}" for p in report.written)
+    removed = "".join(f"\n  removed {request.out / p}" for p in report.removed)
+    return (
+        f"{counts}; {len(report.written)} written, {len(report.removed)} removed, "
+        f"{report.unchanged} unchanged in {request.out}{written}{removed}"
+    )

@@ -1,0 +1,58 @@
+"""Inspector metadata of the IR schema: for every op its code, name, node table
+and fields, each field tagged as an input slot, an output slot or a literal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jinja2
+
+from ..model import Schema, TableField, TypeKind, TypeRef
+from .ir_view import ir_view
+
+SLOT_TYPES = ("Tid", "Vid", "IntOrVid", "FloatOrVid", "TidOrVid")
+
+
+@dataclass(frozen=True)
+class InspectedField:
+    name: str
+    type: str  # as written in the schema: `Tid`, `[IntOrVid]`, `float32`
+    role: str  # input, output or literal
+    required: bool
+
+
+def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
+    view = ir_view(schema)
+    if view is None:
+        return {}
+    ops = [(op, tuple(_field(f) for f in op.table.fields if not f.deprecated)) for op in view.ops]
+    text = env.get_template("ir/inspector.py.j2").render(schema=schema, ops=ops)
+    return {f"python/{_stem(schema.path)}_inspector.py": text}
+
+
+def _stem(path: str) -> str:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name[: -len(".fbs")] if name.endswith(".fbs") else name
+
+
+def type_text(t: TypeRef) -> str:
+    if t.kind in (TypeKind.VECTOR, TypeKind.ARRAY):
+        suffix = f":{t.length}" if t.kind is TypeKind.ARRAY else ""
+        return f"[{type_text(t.element)}{suffix}]"
+    if t.kind is TypeKind.SCALAR:
+        return t.scalar.canonical
+    if t.kind is TypeKind.STRING:
+        return "string"
+    return t.decl.rsplit(".", 1)[-1]
+
+
+def _field(field: TableField) -> InspectedField:
+    """Slot fields are outputs when named `out`, `outs` or `*_out` (the schema's
+    convention), inputs otherwise; everything else is a literal argument."""
+    type_name = type_text(field.type)
+    if type_name.strip("[]") in SLOT_TYPES:
+        is_output = field.name in ("out", "outs") or field.name.endswith("_out")
+        role = "output" if is_output else "input"
+    else:
+        role = "literal"
+    return InspectedField(field.name, type_name, role, field.required)

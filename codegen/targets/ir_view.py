@@ -1,0 +1,55 @@
+"""The IR's view of a schema: which union holds the ops, and each op's code,
+names and node table. Shared by the targets that only the IR schema gets (C++
+loader and dispatch, inspector metadata)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..diagnostics import SchemaError
+from ..model import Schema, Table, Union
+from ..naming import snake_case, upper_snake_case
+
+OP_UNION = "OpNode"
+NODE_SUFFIX = "Node"
+
+
+@dataclass(frozen=True)
+class Op:
+    code: int  # the union discriminant, which is also the OpCode value
+    table: Table
+    name: str  # `LayerNorm`
+    enumerator: str  # `LAYER_NORM`
+    exec_name: str  # `exec_layer_norm`
+
+
+@dataclass(frozen=True)
+class IrView:
+    schema: Schema
+    op_union: Union
+    ops: tuple[Op, ...]
+    root: Table
+
+
+def op_name(table_name: str) -> str:
+    if table_name.endswith(NODE_SUFFIX) and len(table_name) > len(NODE_SUFFIX):
+        return table_name[: -len(NODE_SUFFIX)]
+    return table_name
+
+
+def ir_view(schema: Schema) -> Optional[IrView]:
+    """The view, or None for a schema that is not an IR schema (no `OpNode` union)."""
+    union = next((u for u in schema.unions if u.name == OP_UNION), None)
+    if union is None:
+        return None
+    if schema.root_type is None:
+        raise SchemaError.at(union.location, f"an IR schema with `{OP_UNION}` needs a root_type")
+    ops = []
+    for member in union.members:
+        table = schema.lookup(member.type.decl) if member.type.decl else None
+        if not isinstance(table, Table):
+            raise SchemaError.at(member.location, f"`{OP_UNION}` members must be tables")
+        name = op_name(table.name)
+        ops.append(Op(member.value, table, name, upper_snake_case(name), f"exec_{snake_case(name)}"))
+    return IrView(schema, union, tuple(ops), schema.lookup(schema.root_type))
