@@ -1,0 +1,188 @@
+// generated from schema/schema.fbs by templates/ir/cpp/mlx_dispatch.cpp.j2, do not edit
+#include "mlx_dispatch.h"
+
+#include <string>
+
+namespace mlxd {
+
+void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream) {
+  switch (instruction.op) {
+    case OpCode::ADD:
+      return exec_add(std::get<AddNode>(instruction.node), state, stream);
+    case OpCode::SUBTRACT:
+      return exec_subtract(std::get<SubtractNode>(instruction.node), state, stream);
+    case OpCode::MULTIPLY:
+      return exec_multiply(std::get<MultiplyNode>(instruction.node), state, stream);
+    case OpCode::DIVIDE:
+      return exec_divide(std::get<DivideNode>(instruction.node), state, stream);
+    case OpCode::POWER:
+      return exec_power(std::get<PowerNode>(instruction.node), state, stream);
+    case OpCode::MAXIMUM:
+      return exec_maximum(std::get<MaximumNode>(instruction.node), state, stream);
+    case OpCode::MINIMUM:
+      return exec_minimum(std::get<MinimumNode>(instruction.node), state, stream);
+    case OpCode::EQUAL:
+      return exec_equal(std::get<EqualNode>(instruction.node), state, stream);
+    case OpCode::NOT_EQUAL:
+      return exec_not_equal(std::get<NotEqualNode>(instruction.node), state, stream);
+    case OpCode::LESS:
+      return exec_less(std::get<LessNode>(instruction.node), state, stream);
+    case OpCode::LESS_EQUAL:
+      return exec_less_equal(std::get<LessEqualNode>(instruction.node), state, stream);
+    case OpCode::GREATER:
+      return exec_greater(std::get<GreaterNode>(instruction.node), state, stream);
+    case OpCode::GREATER_EQUAL:
+      return exec_greater_equal(std::get<GreaterEqualNode>(instruction.node), state, stream);
+    case OpCode::LOGICAL_AND:
+      return exec_logical_and(std::get<LogicalAndNode>(instruction.node), state, stream);
+    case OpCode::LOGICAL_OR:
+      return exec_logical_or(std::get<LogicalOrNode>(instruction.node), state, stream);
+    case OpCode::NEG:
+      return exec_neg(std::get<NegNode>(instruction.node), state, stream);
+    case OpCode::ABS:
+      return exec_abs(std::get<AbsNode>(instruction.node), state, stream);
+    case OpCode::EXP:
+      return exec_exp(std::get<ExpNode>(instruction.node), state, stream);
+    case OpCode::LOG:
+      return exec_log(std::get<LogNode>(instruction.node), state, stream);
+    case OpCode::SQRT:
+      return exec_sqrt(std::get<SqrtNode>(instruction.node), state, stream);
+    case OpCode::RSQRT:
+      return exec_rsqrt(std::get<RsqrtNode>(instruction.node), state, stream);
+    case OpCode::SIN:
+      return exec_sin(std::get<SinNode>(instruction.node), state, stream);
+    case OpCode::COS:
+      return exec_cos(std::get<CosNode>(instruction.node), state, stream);
+    case OpCode::TANH:
+      return exec_tanh(std::get<TanhNode>(instruction.node), state, stream);
+    case OpCode::SIGMOID:
+      return exec_sigmoid(std::get<SigmoidNode>(instruction.node), state, stream);
+    case OpCode::ERF:
+      return exec_erf(std::get<ErfNode>(instruction.node), state, stream);
+    case OpCode::FLOOR:
+      return exec_floor(std::get<FloorNode>(instruction.node), state, stream);
+    case OpCode::CEIL:
+      return exec_ceil(std::get<CeilNode>(instruction.node), state, stream);
+    case OpCode::ROUND:
+      return exec_round(std::get<RoundNode>(instruction.node), state, stream);
+    case OpCode::RECIPROCAL:
+      return exec_reciprocal(std::get<ReciprocalNode>(instruction.node), state, stream);
+    case OpCode::LOGICAL_NOT:
+      return exec_logical_not(std::get<LogicalNotNode>(instruction.node), state, stream);
+    case OpCode::RELU:
+      return exec_relu(std::get<ReluNode>(instruction.node), state, stream);
+    case OpCode::SILU:
+      return exec_silu(std::get<SiluNode>(instruction.node), state, stream);
+    case OpCode::GELU:
+      return exec_gelu(std::get<GeluNode>(instruction.node), state, stream);
+    case OpCode::LEAKY_RELU:
+      return exec_leaky_relu(std::get<LeakyReluNode>(instruction.node), state, stream);
+    case OpCode::CLIP:
+      return exec_clip(std::get<ClipNode>(instruction.node), state, stream);
+    case OpCode::WHERE:
+      return exec_where(std::get<WhereNode>(instruction.node), state, stream);
+    case OpCode::AS_TYPE:
+      return exec_as_type(std::get<AsTypeNode>(instruction.node), state, stream);
+    case OpCode::COPY:
+      return exec_copy(std::get<CopyNode>(instruction.node), state, stream);
+    case OpCode::SUM:
+      return exec_sum(std::get<SumNode>(instruction.node), state, stream);
+    case OpCode::MEAN:
+      return exec_mean(std::get<MeanNode>(instruction.node), state, stream);
+    case OpCode::MAX:
+      return exec_max(std::get<MaxNode>(instruction.node), state, stream);
+    case OpCode::MIN:
+      return exec_min(std::get<MinNode>(instruction.node), state, stream);
+    case OpCode::PROD:
+      return exec_prod(std::get<ProdNode>(instruction.node), state, stream);
+    case OpCode::ANY:
+      return exec_any(std::get<AnyNode>(instruction.node), state, stream);
+    case OpCode::ALL:
+      return exec_all(std::get<AllNode>(instruction.node), state, stream);
+    case OpCode::VAR:
+      return exec_var(std::get<VarNode>(instruction.node), state, stream);
+    case OpCode::STD:
+      return exec_std(std::get<StdNode>(instruction.node), state, stream);
+    case OpCode::ARG_MAX:
+      return exec_arg_max(std::get<ArgMaxNode>(instruction.node), state, stream);
+    case OpCode::ARG_MIN:
+      return exec_arg_min(std::get<ArgMinNode>(instruction.node), state, stream);
+    case OpCode::CUM_SUM:
+      return exec_cum_sum(std::get<CumSumNode>(instruction.node), state, stream);
+    case OpCode::SOFTMAX:
+      return exec_softmax(std::get<SoftmaxNode>(instruction.node), state, stream);
+    case OpCode::LOG_SOFTMAX:
+      return exec_log_softmax(std::get<LogSoftmaxNode>(instruction.node), state, stream);
+    case OpCode::LINEAR:
+      return exec_linear(std::get<LinearNode>(instruction.node), state, stream);
+    case OpCode::ADDMM:
+      return exec_addmm(std::get<AddmmNode>(instruction.node), state, stream);
+    case OpCode::MATMUL:
+      return exec_matmul(std::get<MatmulNode>(instruction.node), state, stream);
+    case OpCode::LAYER_NORM:
+      return exec_layer_norm(std::get<LayerNormNode>(instruction.node), state, stream);
+    case OpCode::RMS_NORM:
+      return exec_rms_norm(std::get<RmsNormNode>(instruction.node), state, stream);
+    case OpCode::CONV:
+      return exec_conv(std::get<ConvNode>(instruction.node), state, stream);
+    case OpCode::SCALED_DOT_PRODUCT_ATTENTION:
+      return exec_scaled_dot_product_attention(
+          std::get<ScaledDotProductAttentionNode>(instruction.node), state, stream);
+    case OpCode::RESHAPE:
+      return exec_reshape(std::get<ReshapeNode>(instruction.node), state, stream);
+    case OpCode::TRANSPOSE:
+      return exec_transpose(std::get<TransposeNode>(instruction.node), state, stream);
+    case OpCode::EXPAND_DIMS:
+      return exec_expand_dims(std::get<ExpandDimsNode>(instruction.node), state, stream);
+    case OpCode::SQUEEZE:
+      return exec_squeeze(std::get<SqueezeNode>(instruction.node), state, stream);
+    case OpCode::BROADCAST_TO:
+      return exec_broadcast_to(std::get<BroadcastToNode>(instruction.node), state, stream);
+    case OpCode::SLICE:
+      return exec_slice(std::get<SliceNode>(instruction.node), state, stream);
+    case OpCode::SELECT:
+      return exec_select(std::get<SelectNode>(instruction.node), state, stream);
+    case OpCode::CONCATENATE:
+      return exec_concatenate(std::get<ConcatenateNode>(instruction.node), state, stream);
+    case OpCode::STACK:
+      return exec_stack(std::get<StackNode>(instruction.node), state, stream);
+    case OpCode::SPLIT:
+      return exec_split(std::get<SplitNode>(instruction.node), state, stream);
+    case OpCode::TILE:
+      return exec_tile(std::get<TileNode>(instruction.node), state, stream);
+    case OpCode::FLIP:
+      return exec_flip(std::get<FlipNode>(instruction.node), state, stream);
+    case OpCode::PAD:
+      return exec_pad(std::get<PadNode>(instruction.node), state, stream);
+    case OpCode::TRIL:
+      return exec_tril(std::get<TrilNode>(instruction.node), state, stream);
+    case OpCode::TRIU:
+      return exec_triu(std::get<TriuNode>(instruction.node), state, stream);
+    case OpCode::TAKE:
+      return exec_take(std::get<TakeNode>(instruction.node), state, stream);
+    case OpCode::TAKE_ALONG_AXIS:
+      return exec_take_along_axis(std::get<TakeAlongAxisNode>(instruction.node), state, stream);
+    case OpCode::INDEX:
+      return exec_index(std::get<IndexNode>(instruction.node), state, stream);
+    case OpCode::SCATTER_ADD:
+      return exec_scatter_add(std::get<ScatterAddNode>(instruction.node), state, stream);
+    case OpCode::SLICE_UPDATE:
+      return exec_slice_update(std::get<SliceUpdateNode>(instruction.node), state, stream);
+    case OpCode::ARANGE:
+      return exec_arange(std::get<ArangeNode>(instruction.node), state, stream);
+    case OpCode::FULL:
+      return exec_full(std::get<FullNode>(instruction.node), state, stream);
+    case OpCode::FULL_LIKE:
+      return exec_full_like(std::get<FullLikeNode>(instruction.node), state, stream);
+    case OpCode::SYM_SIZE:
+      return exec_sym_size(std::get<SymSizeNode>(instruction.node), state, stream);
+    case OpCode::ITEM:
+      return exec_item(std::get<ItemNode>(instruction.node), state, stream);
+    case OpCode::INT_BINARY:
+      return exec_int_binary(std::get<IntBinaryNode>(instruction.node), state, stream);
+  }
+  throw LoadError("cannot dispatch op code " +
+                  std::to_string(static_cast<uint32_t>(instruction.op)));
+}
+
+}  // namespace mlxd

@@ -1,0 +1,2082 @@
+// generated from schema/schema.fbs by templates/ir/cpp/mlx_program.cpp.j2, do not edit
+#include "mlx_program.h"
+
+#include <string>
+
+namespace mlxd {
+
+const char* op_name(OpCode op) {
+  switch (op) {
+    case OpCode::ADD:
+      return "Add";
+    case OpCode::SUBTRACT:
+      return "Subtract";
+    case OpCode::MULTIPLY:
+      return "Multiply";
+    case OpCode::DIVIDE:
+      return "Divide";
+    case OpCode::POWER:
+      return "Power";
+    case OpCode::MAXIMUM:
+      return "Maximum";
+    case OpCode::MINIMUM:
+      return "Minimum";
+    case OpCode::EQUAL:
+      return "Equal";
+    case OpCode::NOT_EQUAL:
+      return "NotEqual";
+    case OpCode::LESS:
+      return "Less";
+    case OpCode::LESS_EQUAL:
+      return "LessEqual";
+    case OpCode::GREATER:
+      return "Greater";
+    case OpCode::GREATER_EQUAL:
+      return "GreaterEqual";
+    case OpCode::LOGICAL_AND:
+      return "LogicalAnd";
+    case OpCode::LOGICAL_OR:
+      return "LogicalOr";
+    case OpCode::NEG:
+      return "Neg";
+    case OpCode::ABS:
+      return "Abs";
+    case OpCode::EXP:
+      return "Exp";
+    case OpCode::LOG:
+      return "Log";
+    case OpCode::SQRT:
+      return "Sqrt";
+    case OpCode::RSQRT:
+      return "Rsqrt";
+    case OpCode::SIN:
+      return "Sin";
+    case OpCode::COS:
+      return "Cos";
+    case OpCode::TANH:
+      return "Tanh";
+    case OpCode::SIGMOID:
+      return "Sigmoid";
+    case OpCode::ERF:
+      return "Erf";
+    case OpCode::FLOOR:
+      return "Floor";
+    case OpCode::CEIL:
+      return "Ceil";
+    case OpCode::ROUND:
+      return "Round";
+    case OpCode::RECIPROCAL:
+      return "Reciprocal";
+    case OpCode::LOGICAL_NOT:
+      return "LogicalNot";
+    case OpCode::RELU:
+      return "Relu";
+    case OpCode::SILU:
+      return "Silu";
+    case OpCode::GELU:
+      return "Gelu";
+    case OpCode::LEAKY_RELU:
+      return "LeakyRelu";
+    case OpCode::CLIP:
+      return "Clip";
+    case OpCode::WHERE:
+      return "Where";
+    case OpCode::AS_TYPE:
+      return "AsType";
+    case OpCode::COPY:
+      return "Copy";
+    case OpCode::SUM:
+      return "Sum";
+    case OpCode::MEAN:
+      return "Mean";
+    case OpCode::MAX:
+      return "Max";
+    case OpCode::MIN:
+      return "Min";
+    case OpCode::PROD:
+      return "Prod";
+    case OpCode::ANY:
+      return "Any";
+    case OpCode::ALL:
+      return "All";
+    case OpCode::VAR:
+      return "Var";
+    case OpCode::STD:
+      return "Std";
+    case OpCode::ARG_MAX:
+      return "ArgMax";
+    case OpCode::ARG_MIN:
+      return "ArgMin";
+    case OpCode::CUM_SUM:
+      return "CumSum";
+    case OpCode::SOFTMAX:
+      return "Softmax";
+    case OpCode::LOG_SOFTMAX:
+      return "LogSoftmax";
+    case OpCode::LINEAR:
+      return "Linear";
+    case OpCode::ADDMM:
+      return "Addmm";
+    case OpCode::MATMUL:
+      return "Matmul";
+    case OpCode::LAYER_NORM:
+      return "LayerNorm";
+    case OpCode::RMS_NORM:
+      return "RmsNorm";
+    case OpCode::CONV:
+      return "Conv";
+    case OpCode::SCALED_DOT_PRODUCT_ATTENTION:
+      return "ScaledDotProductAttention";
+    case OpCode::RESHAPE:
+      return "Reshape";
+    case OpCode::TRANSPOSE:
+      return "Transpose";
+    case OpCode::EXPAND_DIMS:
+      return "ExpandDims";
+    case OpCode::SQUEEZE:
+      return "Squeeze";
+    case OpCode::BROADCAST_TO:
+      return "BroadcastTo";
+    case OpCode::SLICE:
+      return "Slice";
+    case OpCode::SELECT:
+      return "Select";
+    case OpCode::CONCATENATE:
+      return "Concatenate";
+    case OpCode::STACK:
+      return "Stack";
+    case OpCode::SPLIT:
+      return "Split";
+    case OpCode::TILE:
+      return "Tile";
+    case OpCode::FLIP:
+      return "Flip";
+    case OpCode::PAD:
+      return "Pad";
+    case OpCode::TRIL:
+      return "Tril";
+    case OpCode::TRIU:
+      return "Triu";
+    case OpCode::TAKE:
+      return "Take";
+    case OpCode::TAKE_ALONG_AXIS:
+      return "TakeAlongAxis";
+    case OpCode::INDEX:
+      return "Index";
+    case OpCode::SCATTER_ADD:
+      return "ScatterAdd";
+    case OpCode::SLICE_UPDATE:
+      return "SliceUpdate";
+    case OpCode::ARANGE:
+      return "Arange";
+    case OpCode::FULL:
+      return "Full";
+    case OpCode::FULL_LIKE:
+      return "FullLike";
+    case OpCode::SYM_SIZE:
+      return "SymSize";
+    case OpCode::ITEM:
+      return "Item";
+    case OpCode::INT_BINARY:
+      return "IntBinary";
+  }
+  return "unknown";
+}
+
+namespace {
+
+template <typename T>
+std::optional<T> to_optional(const flatbuffers::Optional<T>& value) {
+  if (value.has_value()) return *value;
+  return std::nullopt;
+}
+
+template <typename T>
+const T* present(const T* node, const char* what) {
+  if (node == nullptr) throw LoadError(std::string("missing ") + what);
+  return node;
+}
+
+Tid load_Tid(const ::mlxd::ir::Tid& fb) {
+  Tid out;
+  out.idx = fb.idx();
+  return out;
+}
+
+Vid load_Vid(const ::mlxd::ir::Vid& fb) {
+  Vid out;
+  out.idx = fb.idx();
+  return out;
+}
+
+IntOrVid load_IntOrVid(const ::mlxd::ir::IntOrVid* fb) {
+  IntOrVid out;
+  out.literal = fb->literal();
+  if (const auto* value = fb->vid()) out.vid = load_Vid(*value);
+  return out;
+}
+
+FloatOrVid load_FloatOrVid(const ::mlxd::ir::FloatOrVid* fb) {
+  FloatOrVid out;
+  out.literal = fb->literal();
+  if (const auto* value = fb->vid()) out.vid = load_Vid(*value);
+  return out;
+}
+
+TidOrVid load_TidOrVid(const ::mlxd::ir::TidOrVid* fb) {
+  TidOrVid out;
+  if (const auto* value = fb->tid()) out.tid = load_Tid(*value);
+  if (const auto* value = fb->vid()) out.vid = load_Vid(*value);
+  return out;
+}
+
+SlotRef load_SlotRef(const ::mlxd::ir::SlotRef& fb) {
+  SlotRef out;
+  out.kind = fb.kind();
+  out.idx = fb.idx();
+  return out;
+}
+
+TensorMeta load_TensorMeta(const ::mlxd::ir::TensorMeta* fb) {
+  TensorMeta out;
+  if (const auto* values = fb->shape()) {
+    out.shape.reserve(values->size());
+    for (auto e : *values) out.shape.push_back(load_IntOrVid(e));
+  }
+  out.dtype = fb->dtype();
+  return out;
+}
+
+NamedSlot load_NamedSlot(const ::mlxd::ir::NamedSlot* fb) {
+  NamedSlot out;
+  {
+    const auto* value = present(fb->name(), "NamedSlot.name");
+    out.name = value->str();
+  }
+  {
+    const auto* value = present(fb->slot(), "NamedSlot.slot");
+    out.slot = load_Tid(*value);
+  }
+  return out;
+}
+
+AddNode load_AddNode(const ::mlxd::ir::AddNode* fb) {
+  AddNode out;
+  {
+    const auto* value = present(fb->a(), "AddNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "AddNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "AddNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SubtractNode load_SubtractNode(const ::mlxd::ir::SubtractNode* fb) {
+  SubtractNode out;
+  {
+    const auto* value = present(fb->a(), "SubtractNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "SubtractNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SubtractNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+MultiplyNode load_MultiplyNode(const ::mlxd::ir::MultiplyNode* fb) {
+  MultiplyNode out;
+  {
+    const auto* value = present(fb->a(), "MultiplyNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "MultiplyNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MultiplyNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+DivideNode load_DivideNode(const ::mlxd::ir::DivideNode* fb) {
+  DivideNode out;
+  {
+    const auto* value = present(fb->a(), "DivideNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "DivideNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "DivideNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.rounding = fb->rounding();
+  return out;
+}
+
+PowerNode load_PowerNode(const ::mlxd::ir::PowerNode* fb) {
+  PowerNode out;
+  {
+    const auto* value = present(fb->a(), "PowerNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "PowerNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "PowerNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+MaximumNode load_MaximumNode(const ::mlxd::ir::MaximumNode* fb) {
+  MaximumNode out;
+  {
+    const auto* value = present(fb->a(), "MaximumNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "MaximumNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MaximumNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+MinimumNode load_MinimumNode(const ::mlxd::ir::MinimumNode* fb) {
+  MinimumNode out;
+  {
+    const auto* value = present(fb->a(), "MinimumNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "MinimumNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MinimumNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+EqualNode load_EqualNode(const ::mlxd::ir::EqualNode* fb) {
+  EqualNode out;
+  {
+    const auto* value = present(fb->a(), "EqualNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "EqualNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "EqualNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+NotEqualNode load_NotEqualNode(const ::mlxd::ir::NotEqualNode* fb) {
+  NotEqualNode out;
+  {
+    const auto* value = present(fb->a(), "NotEqualNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "NotEqualNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "NotEqualNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LessNode load_LessNode(const ::mlxd::ir::LessNode* fb) {
+  LessNode out;
+  {
+    const auto* value = present(fb->a(), "LessNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "LessNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LessNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LessEqualNode load_LessEqualNode(const ::mlxd::ir::LessEqualNode* fb) {
+  LessEqualNode out;
+  {
+    const auto* value = present(fb->a(), "LessEqualNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "LessEqualNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LessEqualNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+GreaterNode load_GreaterNode(const ::mlxd::ir::GreaterNode* fb) {
+  GreaterNode out;
+  {
+    const auto* value = present(fb->a(), "GreaterNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "GreaterNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "GreaterNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+GreaterEqualNode load_GreaterEqualNode(const ::mlxd::ir::GreaterEqualNode* fb) {
+  GreaterEqualNode out;
+  {
+    const auto* value = present(fb->a(), "GreaterEqualNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "GreaterEqualNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "GreaterEqualNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LogicalAndNode load_LogicalAndNode(const ::mlxd::ir::LogicalAndNode* fb) {
+  LogicalAndNode out;
+  {
+    const auto* value = present(fb->a(), "LogicalAndNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "LogicalAndNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogicalAndNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LogicalOrNode load_LogicalOrNode(const ::mlxd::ir::LogicalOrNode* fb) {
+  LogicalOrNode out;
+  {
+    const auto* value = present(fb->a(), "LogicalOrNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "LogicalOrNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogicalOrNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+NegNode load_NegNode(const ::mlxd::ir::NegNode* fb) {
+  NegNode out;
+  {
+    const auto* value = present(fb->x(), "NegNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "NegNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+AbsNode load_AbsNode(const ::mlxd::ir::AbsNode* fb) {
+  AbsNode out;
+  {
+    const auto* value = present(fb->x(), "AbsNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "AbsNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ExpNode load_ExpNode(const ::mlxd::ir::ExpNode* fb) {
+  ExpNode out;
+  {
+    const auto* value = present(fb->x(), "ExpNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ExpNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LogNode load_LogNode(const ::mlxd::ir::LogNode* fb) {
+  LogNode out;
+  {
+    const auto* value = present(fb->x(), "LogNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SqrtNode load_SqrtNode(const ::mlxd::ir::SqrtNode* fb) {
+  SqrtNode out;
+  {
+    const auto* value = present(fb->x(), "SqrtNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SqrtNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+RsqrtNode load_RsqrtNode(const ::mlxd::ir::RsqrtNode* fb) {
+  RsqrtNode out;
+  {
+    const auto* value = present(fb->x(), "RsqrtNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "RsqrtNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SinNode load_SinNode(const ::mlxd::ir::SinNode* fb) {
+  SinNode out;
+  {
+    const auto* value = present(fb->x(), "SinNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SinNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+CosNode load_CosNode(const ::mlxd::ir::CosNode* fb) {
+  CosNode out;
+  {
+    const auto* value = present(fb->x(), "CosNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "CosNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+TanhNode load_TanhNode(const ::mlxd::ir::TanhNode* fb) {
+  TanhNode out;
+  {
+    const auto* value = present(fb->x(), "TanhNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TanhNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SigmoidNode load_SigmoidNode(const ::mlxd::ir::SigmoidNode* fb) {
+  SigmoidNode out;
+  {
+    const auto* value = present(fb->x(), "SigmoidNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SigmoidNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ErfNode load_ErfNode(const ::mlxd::ir::ErfNode* fb) {
+  ErfNode out;
+  {
+    const auto* value = present(fb->x(), "ErfNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ErfNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+FloorNode load_FloorNode(const ::mlxd::ir::FloorNode* fb) {
+  FloorNode out;
+  {
+    const auto* value = present(fb->x(), "FloorNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "FloorNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+CeilNode load_CeilNode(const ::mlxd::ir::CeilNode* fb) {
+  CeilNode out;
+  {
+    const auto* value = present(fb->x(), "CeilNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "CeilNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+RoundNode load_RoundNode(const ::mlxd::ir::RoundNode* fb) {
+  RoundNode out;
+  {
+    const auto* value = present(fb->x(), "RoundNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "RoundNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.decimals = fb->decimals();
+  return out;
+}
+
+ReciprocalNode load_ReciprocalNode(const ::mlxd::ir::ReciprocalNode* fb) {
+  ReciprocalNode out;
+  {
+    const auto* value = present(fb->x(), "ReciprocalNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ReciprocalNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LogicalNotNode load_LogicalNotNode(const ::mlxd::ir::LogicalNotNode* fb) {
+  LogicalNotNode out;
+  {
+    const auto* value = present(fb->x(), "LogicalNotNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogicalNotNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ReluNode load_ReluNode(const ::mlxd::ir::ReluNode* fb) {
+  ReluNode out;
+  {
+    const auto* value = present(fb->x(), "ReluNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ReluNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SiluNode load_SiluNode(const ::mlxd::ir::SiluNode* fb) {
+  SiluNode out;
+  {
+    const auto* value = present(fb->x(), "SiluNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SiluNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+GeluNode load_GeluNode(const ::mlxd::ir::GeluNode* fb) {
+  GeluNode out;
+  {
+    const auto* value = present(fb->x(), "GeluNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "GeluNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.approximation = fb->approximation();
+  return out;
+}
+
+LeakyReluNode load_LeakyReluNode(const ::mlxd::ir::LeakyReluNode* fb) {
+  LeakyReluNode out;
+  {
+    const auto* value = present(fb->x(), "LeakyReluNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LeakyReluNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.negative_slope = fb->negative_slope();
+  return out;
+}
+
+ClipNode load_ClipNode(const ::mlxd::ir::ClipNode* fb) {
+  ClipNode out;
+  {
+    const auto* value = present(fb->x(), "ClipNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ClipNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->min()) out.min = load_TidOrVid(value);
+  if (const auto* value = fb->max()) out.max = load_TidOrVid(value);
+  return out;
+}
+
+WhereNode load_WhereNode(const ::mlxd::ir::WhereNode* fb) {
+  WhereNode out;
+  {
+    const auto* value = present(fb->condition(), "WhereNode.condition");
+    out.condition = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->a(), "WhereNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "WhereNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "WhereNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+AsTypeNode load_AsTypeNode(const ::mlxd::ir::AsTypeNode* fb) {
+  AsTypeNode out;
+  {
+    const auto* value = present(fb->x(), "AsTypeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "AsTypeNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.dtype = fb->dtype();
+  return out;
+}
+
+CopyNode load_CopyNode(const ::mlxd::ir::CopyNode* fb) {
+  CopyNode out;
+  {
+    const auto* value = present(fb->x(), "CopyNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "CopyNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SumNode load_SumNode(const ::mlxd::ir::SumNode* fb) {
+  SumNode out;
+  {
+    const auto* value = present(fb->x(), "SumNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SumNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+MeanNode load_MeanNode(const ::mlxd::ir::MeanNode* fb) {
+  MeanNode out;
+  {
+    const auto* value = present(fb->x(), "MeanNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MeanNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+MaxNode load_MaxNode(const ::mlxd::ir::MaxNode* fb) {
+  MaxNode out;
+  {
+    const auto* value = present(fb->x(), "MaxNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MaxNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+MinNode load_MinNode(const ::mlxd::ir::MinNode* fb) {
+  MinNode out;
+  {
+    const auto* value = present(fb->x(), "MinNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MinNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+ProdNode load_ProdNode(const ::mlxd::ir::ProdNode* fb) {
+  ProdNode out;
+  {
+    const auto* value = present(fb->x(), "ProdNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ProdNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+AnyNode load_AnyNode(const ::mlxd::ir::AnyNode* fb) {
+  AnyNode out;
+  {
+    const auto* value = present(fb->x(), "AnyNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "AnyNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+AllNode load_AllNode(const ::mlxd::ir::AllNode* fb) {
+  AllNode out;
+  {
+    const auto* value = present(fb->x(), "AllNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "AllNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+VarNode load_VarNode(const ::mlxd::ir::VarNode* fb) {
+  VarNode out;
+  {
+    const auto* value = present(fb->x(), "VarNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "VarNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  out.ddof = fb->ddof();
+  return out;
+}
+
+StdNode load_StdNode(const ::mlxd::ir::StdNode* fb) {
+  StdNode out;
+  {
+    const auto* value = present(fb->x(), "StdNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "StdNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  out.ddof = fb->ddof();
+  return out;
+}
+
+ArgMaxNode load_ArgMaxNode(const ::mlxd::ir::ArgMaxNode* fb) {
+  ArgMaxNode out;
+  {
+    const auto* value = present(fb->x(), "ArgMaxNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArgMaxNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = to_optional(fb->axis());
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+ArgMinNode load_ArgMinNode(const ::mlxd::ir::ArgMinNode* fb) {
+  ArgMinNode out;
+  {
+    const auto* value = present(fb->x(), "ArgMinNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArgMinNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = to_optional(fb->axis());
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+CumSumNode load_CumSumNode(const ::mlxd::ir::CumSumNode* fb) {
+  CumSumNode out;
+  {
+    const auto* value = present(fb->x(), "CumSumNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "CumSumNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  out.reverse = fb->reverse();
+  return out;
+}
+
+SoftmaxNode load_SoftmaxNode(const ::mlxd::ir::SoftmaxNode* fb) {
+  SoftmaxNode out;
+  {
+    const auto* value = present(fb->x(), "SoftmaxNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SoftmaxNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+LogSoftmaxNode load_LogSoftmaxNode(const ::mlxd::ir::LogSoftmaxNode* fb) {
+  LogSoftmaxNode out;
+  {
+    const auto* value = present(fb->x(), "LogSoftmaxNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogSoftmaxNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+LinearNode load_LinearNode(const ::mlxd::ir::LinearNode* fb) {
+  LinearNode out;
+  {
+    const auto* value = present(fb->x(), "LinearNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->weight(), "LinearNode.weight");
+    out.weight = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LinearNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->bias()) out.bias = load_Tid(*value);
+  return out;
+}
+
+AddmmNode load_AddmmNode(const ::mlxd::ir::AddmmNode* fb) {
+  AddmmNode out;
+  {
+    const auto* value = present(fb->bias(), "AddmmNode.bias");
+    out.bias = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->mat1(), "AddmmNode.mat1");
+    out.mat1 = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->mat2(), "AddmmNode.mat2");
+    out.mat2 = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "AddmmNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.alpha = fb->alpha();
+  out.beta = fb->beta();
+  return out;
+}
+
+MatmulNode load_MatmulNode(const ::mlxd::ir::MatmulNode* fb) {
+  MatmulNode out;
+  {
+    const auto* value = present(fb->a(), "MatmulNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "MatmulNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "MatmulNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LayerNormNode load_LayerNormNode(const ::mlxd::ir::LayerNormNode* fb) {
+  LayerNormNode out;
+  {
+    const auto* value = present(fb->x(), "LayerNormNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LayerNormNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->weight()) out.weight = load_Tid(*value);
+  if (const auto* value = fb->bias()) out.bias = load_Tid(*value);
+  out.eps = fb->eps();
+  out.num_axes = fb->num_axes();
+  if (const auto* value = fb->mean_out()) out.mean_out = load_Tid(*value);
+  if (const auto* value = fb->rstd_out()) out.rstd_out = load_Tid(*value);
+  return out;
+}
+
+RmsNormNode load_RmsNormNode(const ::mlxd::ir::RmsNormNode* fb) {
+  RmsNormNode out;
+  {
+    const auto* value = present(fb->x(), "RmsNormNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "RmsNormNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->weight()) out.weight = load_Tid(*value);
+  out.eps = fb->eps();
+  return out;
+}
+
+ConvNode load_ConvNode(const ::mlxd::ir::ConvNode* fb) {
+  ConvNode out;
+  {
+    const auto* value = present(fb->x(), "ConvNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->weight(), "ConvNode.weight");
+    out.weight = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ConvNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->bias()) out.bias = load_Tid(*value);
+  if (const auto* values = fb->stride()) {
+    out.stride.reserve(values->size());
+    for (auto e : *values) out.stride.push_back(e);
+  }
+  if (const auto* values = fb->padding()) {
+    out.padding.reserve(values->size());
+    for (auto e : *values) out.padding.push_back(e);
+  }
+  if (const auto* values = fb->dilation()) {
+    out.dilation.reserve(values->size());
+    for (auto e : *values) out.dilation.push_back(e);
+  }
+  out.groups = fb->groups();
+  return out;
+}
+
+ScaledDotProductAttentionNode load_ScaledDotProductAttentionNode(
+    const ::mlxd::ir::ScaledDotProductAttentionNode* fb) {
+  ScaledDotProductAttentionNode out;
+  {
+    const auto* value = present(fb->q(), "ScaledDotProductAttentionNode.q");
+    out.q = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->k(), "ScaledDotProductAttentionNode.k");
+    out.k = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->v(), "ScaledDotProductAttentionNode.v");
+    out.v = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ScaledDotProductAttentionNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->mask()) out.mask = load_Tid(*value);
+  out.scale = fb->scale();
+  out.causal = fb->causal();
+  return out;
+}
+
+ReshapeNode load_ReshapeNode(const ::mlxd::ir::ReshapeNode* fb) {
+  ReshapeNode out;
+  {
+    const auto* value = present(fb->x(), "ReshapeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ReshapeNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->shape()) {
+    out.shape.reserve(values->size());
+    for (auto e : *values) out.shape.push_back(load_IntOrVid(e));
+  }
+  return out;
+}
+
+TransposeNode load_TransposeNode(const ::mlxd::ir::TransposeNode* fb) {
+  TransposeNode out;
+  {
+    const auto* value = present(fb->x(), "TransposeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TransposeNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->perm()) {
+    out.perm.reserve(values->size());
+    for (auto e : *values) out.perm.push_back(e);
+  }
+  return out;
+}
+
+ExpandDimsNode load_ExpandDimsNode(const ::mlxd::ir::ExpandDimsNode* fb) {
+  ExpandDimsNode out;
+  {
+    const auto* value = present(fb->x(), "ExpandDimsNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ExpandDimsNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  return out;
+}
+
+SqueezeNode load_SqueezeNode(const ::mlxd::ir::SqueezeNode* fb) {
+  SqueezeNode out;
+  {
+    const auto* value = present(fb->x(), "SqueezeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SqueezeNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  return out;
+}
+
+BroadcastToNode load_BroadcastToNode(const ::mlxd::ir::BroadcastToNode* fb) {
+  BroadcastToNode out;
+  {
+    const auto* value = present(fb->x(), "BroadcastToNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "BroadcastToNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->shape()) {
+    out.shape.reserve(values->size());
+    for (auto e : *values) out.shape.push_back(load_IntOrVid(e));
+  }
+  return out;
+}
+
+SliceNode load_SliceNode(const ::mlxd::ir::SliceNode* fb) {
+  SliceNode out;
+  {
+    const auto* value = present(fb->x(), "SliceNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SliceNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  if (const auto* value = fb->start()) out.start = load_IntOrVid(value);
+  if (const auto* value = fb->stop()) out.stop = load_IntOrVid(value);
+  out.step = fb->step();
+  return out;
+}
+
+SelectNode load_SelectNode(const ::mlxd::ir::SelectNode* fb) {
+  SelectNode out;
+  {
+    const auto* value = present(fb->x(), "SelectNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SelectNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  {
+    const auto* value = present(fb->index(), "SelectNode.index");
+    out.index = load_IntOrVid(value);
+  }
+  return out;
+}
+
+ConcatenateNode load_ConcatenateNode(const ::mlxd::ir::ConcatenateNode* fb) {
+  ConcatenateNode out;
+  if (const auto* values = fb->inputs()) {
+    out.inputs.reserve(values->size());
+    for (auto e : *values) out.inputs.push_back(load_Tid(*e));
+  }
+  {
+    const auto* value = present(fb->out(), "ConcatenateNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+StackNode load_StackNode(const ::mlxd::ir::StackNode* fb) {
+  StackNode out;
+  if (const auto* values = fb->inputs()) {
+    out.inputs.reserve(values->size());
+    for (auto e : *values) out.inputs.push_back(load_Tid(*e));
+  }
+  {
+    const auto* value = present(fb->out(), "StackNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+SplitNode load_SplitNode(const ::mlxd::ir::SplitNode* fb) {
+  SplitNode out;
+  {
+    const auto* value = present(fb->x(), "SplitNode.x");
+    out.x = load_Tid(*value);
+  }
+  if (const auto* values = fb->outs()) {
+    out.outs.reserve(values->size());
+    for (auto e : *values) out.outs.push_back(load_Tid(*e));
+  }
+  if (const auto* values = fb->sizes()) {
+    out.sizes.reserve(values->size());
+    for (auto e : *values) out.sizes.push_back(e);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+TileNode load_TileNode(const ::mlxd::ir::TileNode* fb) {
+  TileNode out;
+  {
+    const auto* value = present(fb->x(), "TileNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TileNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->reps()) {
+    out.reps.reserve(values->size());
+    for (auto e : *values) out.reps.push_back(e);
+  }
+  return out;
+}
+
+FlipNode load_FlipNode(const ::mlxd::ir::FlipNode* fb) {
+  FlipNode out;
+  {
+    const auto* value = present(fb->x(), "FlipNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "FlipNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  return out;
+}
+
+PadNode load_PadNode(const ::mlxd::ir::PadNode* fb) {
+  PadNode out;
+  {
+    const auto* value = present(fb->x(), "PadNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "PadNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->pad()) {
+    out.pad.reserve(values->size());
+    for (auto e : *values) out.pad.push_back(e);
+  }
+  out.value = fb->value();
+  return out;
+}
+
+TrilNode load_TrilNode(const ::mlxd::ir::TrilNode* fb) {
+  TrilNode out;
+  {
+    const auto* value = present(fb->x(), "TrilNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TrilNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.k = fb->k();
+  return out;
+}
+
+TriuNode load_TriuNode(const ::mlxd::ir::TriuNode* fb) {
+  TriuNode out;
+  {
+    const auto* value = present(fb->x(), "TriuNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TriuNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.k = fb->k();
+  return out;
+}
+
+TakeNode load_TakeNode(const ::mlxd::ir::TakeNode* fb) {
+  TakeNode out;
+  {
+    const auto* value = present(fb->x(), "TakeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->indices(), "TakeNode.indices");
+    out.indices = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TakeNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+TakeAlongAxisNode load_TakeAlongAxisNode(const ::mlxd::ir::TakeAlongAxisNode* fb) {
+  TakeAlongAxisNode out;
+  {
+    const auto* value = present(fb->x(), "TakeAlongAxisNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->indices(), "TakeAlongAxisNode.indices");
+    out.indices = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TakeAlongAxisNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+IndexNode load_IndexNode(const ::mlxd::ir::IndexNode* fb) {
+  IndexNode out;
+  {
+    const auto* value = present(fb->x(), "IndexNode.x");
+    out.x = load_Tid(*value);
+  }
+  if (const auto* values = fb->indices()) {
+    out.indices.reserve(values->size());
+    for (auto e : *values) out.indices.push_back(load_Tid(*e));
+  }
+  {
+    const auto* value = present(fb->out(), "IndexNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ScatterAddNode load_ScatterAddNode(const ::mlxd::ir::ScatterAddNode* fb) {
+  ScatterAddNode out;
+  {
+    const auto* value = present(fb->x(), "ScatterAddNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->indices(), "ScatterAddNode.indices");
+    out.indices = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->updates(), "ScatterAddNode.updates");
+    out.updates = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ScatterAddNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
+SliceUpdateNode load_SliceUpdateNode(const ::mlxd::ir::SliceUpdateNode* fb) {
+  SliceUpdateNode out;
+  {
+    const auto* value = present(fb->target(), "SliceUpdateNode.target");
+    out.target = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->update(), "SliceUpdateNode.update");
+    out.update = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SliceUpdateNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  {
+    const auto* value = present(fb->start(), "SliceUpdateNode.start");
+    out.start = load_IntOrVid(value);
+  }
+  return out;
+}
+
+ArangeNode load_ArangeNode(const ::mlxd::ir::ArangeNode* fb) {
+  ArangeNode out;
+  {
+    const auto* value = present(fb->out(), "ArangeNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->start()) out.start = load_FloatOrVid(value);
+  {
+    const auto* value = present(fb->stop(), "ArangeNode.stop");
+    out.stop = load_FloatOrVid(value);
+  }
+  if (const auto* value = fb->step()) out.step = load_FloatOrVid(value);
+  out.dtype = fb->dtype();
+  return out;
+}
+
+FullNode load_FullNode(const ::mlxd::ir::FullNode* fb) {
+  FullNode out;
+  {
+    const auto* value = present(fb->out(), "FullNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->shape()) {
+    out.shape.reserve(values->size());
+    for (auto e : *values) out.shape.push_back(load_IntOrVid(e));
+  }
+  {
+    const auto* value = present(fb->value(), "FullNode.value");
+    out.value = load_FloatOrVid(value);
+  }
+  out.dtype = fb->dtype();
+  return out;
+}
+
+FullLikeNode load_FullLikeNode(const ::mlxd::ir::FullLikeNode* fb) {
+  FullLikeNode out;
+  {
+    const auto* value = present(fb->x(), "FullLikeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "FullLikeNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.value = fb->value();
+  out.dtype = to_optional(fb->dtype());
+  return out;
+}
+
+SymSizeNode load_SymSizeNode(const ::mlxd::ir::SymSizeNode* fb) {
+  SymSizeNode out;
+  {
+    const auto* value = present(fb->x(), "SymSizeNode.x");
+    out.x = load_Tid(*value);
+  }
+  out.dim = fb->dim();
+  {
+    const auto* value = present(fb->out(), "SymSizeNode.out");
+    out.out = load_Vid(*value);
+  }
+  return out;
+}
+
+ItemNode load_ItemNode(const ::mlxd::ir::ItemNode* fb) {
+  ItemNode out;
+  {
+    const auto* value = present(fb->x(), "ItemNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ItemNode.out");
+    out.out = load_Vid(*value);
+  }
+  return out;
+}
+
+IntBinaryNode load_IntBinaryNode(const ::mlxd::ir::IntBinaryNode* fb) {
+  IntBinaryNode out;
+  out.op = fb->op();
+  {
+    const auto* value = present(fb->a(), "IntBinaryNode.a");
+    out.a = load_IntOrVid(value);
+  }
+  {
+    const auto* value = present(fb->b(), "IntBinaryNode.b");
+    out.b = load_IntOrVid(value);
+  }
+  {
+    const auto* value = present(fb->out(), "IntBinaryNode.out");
+    out.out = load_Vid(*value);
+  }
+  return out;
+}
+
+Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
+  Instruction out;
+  switch (fb->op_type()) {
+    case ::mlxd::ir::OpNode_AddNode:
+      out.op = OpCode::ADD;
+      out.node = load_AddNode(present(fb->op_as_AddNode(), "AddNode"));
+      break;
+    case ::mlxd::ir::OpNode_SubtractNode:
+      out.op = OpCode::SUBTRACT;
+      out.node = load_SubtractNode(present(fb->op_as_SubtractNode(), "SubtractNode"));
+      break;
+    case ::mlxd::ir::OpNode_MultiplyNode:
+      out.op = OpCode::MULTIPLY;
+      out.node = load_MultiplyNode(present(fb->op_as_MultiplyNode(), "MultiplyNode"));
+      break;
+    case ::mlxd::ir::OpNode_DivideNode:
+      out.op = OpCode::DIVIDE;
+      out.node = load_DivideNode(present(fb->op_as_DivideNode(), "DivideNode"));
+      break;
+    case ::mlxd::ir::OpNode_PowerNode:
+      out.op = OpCode::POWER;
+      out.node = load_PowerNode(present(fb->op_as_PowerNode(), "PowerNode"));
+      break;
+    case ::mlxd::ir::OpNode_MaximumNode:
+      out.op = OpCode::MAXIMUM;
+      out.node = load_MaximumNode(present(fb->op_as_MaximumNode(), "MaximumNode"));
+      break;
+    case ::mlxd::ir::OpNode_MinimumNode:
+      out.op = OpCode::MINIMUM;
+      out.node = load_MinimumNode(present(fb->op_as_MinimumNode(), "MinimumNode"));
+      break;
+    case ::mlxd::ir::OpNode_EqualNode:
+      out.op = OpCode::EQUAL;
+      out.node = load_EqualNode(present(fb->op_as_EqualNode(), "EqualNode"));
+      break;
+    case ::mlxd::ir::OpNode_NotEqualNode:
+      out.op = OpCode::NOT_EQUAL;
+      out.node = load_NotEqualNode(present(fb->op_as_NotEqualNode(), "NotEqualNode"));
+      break;
+    case ::mlxd::ir::OpNode_LessNode:
+      out.op = OpCode::LESS;
+      out.node = load_LessNode(present(fb->op_as_LessNode(), "LessNode"));
+      break;
+    case ::mlxd::ir::OpNode_LessEqualNode:
+      out.op = OpCode::LESS_EQUAL;
+      out.node = load_LessEqualNode(present(fb->op_as_LessEqualNode(), "LessEqualNode"));
+      break;
+    case ::mlxd::ir::OpNode_GreaterNode:
+      out.op = OpCode::GREATER;
+      out.node = load_GreaterNode(present(fb->op_as_GreaterNode(), "GreaterNode"));
+      break;
+    case ::mlxd::ir::OpNode_GreaterEqualNode:
+      out.op = OpCode::GREATER_EQUAL;
+      out.node = load_GreaterEqualNode(present(fb->op_as_GreaterEqualNode(), "GreaterEqualNode"));
+      break;
+    case ::mlxd::ir::OpNode_LogicalAndNode:
+      out.op = OpCode::LOGICAL_AND;
+      out.node = load_LogicalAndNode(present(fb->op_as_LogicalAndNode(), "LogicalAndNode"));
+      break;
+    case ::mlxd::ir::OpNode_LogicalOrNode:
+      out.op = OpCode::LOGICAL_OR;
+      out.node = load_LogicalOrNode(present(fb->op_as_LogicalOrNode(), "LogicalOrNode"));
+      break;
+    case ::mlxd::ir::OpNode_NegNode:
+      out.op = OpCode::NEG;
+      out.node = load_NegNode(present(fb->op_as_NegNode(), "NegNode"));
+      break;
+    case ::mlxd::ir::OpNode_AbsNode:
+      out.op = OpCode::ABS;
+      out.node = load_AbsNode(present(fb->op_as_AbsNode(), "AbsNode"));
+      break;
+    case ::mlxd::ir::OpNode_ExpNode:
+      out.op = OpCode::EXP;
+      out.node = load_ExpNode(present(fb->op_as_ExpNode(), "ExpNode"));
+      break;
+    case ::mlxd::ir::OpNode_LogNode:
+      out.op = OpCode::LOG;
+      out.node = load_LogNode(present(fb->op_as_LogNode(), "LogNode"));
+      break;
+    case ::mlxd::ir::OpNode_SqrtNode:
+      out.op = OpCode::SQRT;
+      out.node = load_SqrtNode(present(fb->op_as_SqrtNode(), "SqrtNode"));
+      break;
+    case ::mlxd::ir::OpNode_RsqrtNode:
+      out.op = OpCode::RSQRT;
+      out.node = load_RsqrtNode(present(fb->op_as_RsqrtNode(), "RsqrtNode"));
+      break;
+    case ::mlxd::ir::OpNode_SinNode:
+      out.op = OpCode::SIN;
+      out.node = load_SinNode(present(fb->op_as_SinNode(), "SinNode"));
+      break;
+    case ::mlxd::ir::OpNode_CosNode:
+      out.op = OpCode::COS;
+      out.node = load_CosNode(present(fb->op_as_CosNode(), "CosNode"));
+      break;
+    case ::mlxd::ir::OpNode_TanhNode:
+      out.op = OpCode::TANH;
+      out.node = load_TanhNode(present(fb->op_as_TanhNode(), "TanhNode"));
+      break;
+    case ::mlxd::ir::OpNode_SigmoidNode:
+      out.op = OpCode::SIGMOID;
+      out.node = load_SigmoidNode(present(fb->op_as_SigmoidNode(), "SigmoidNode"));
+      break;
+    case ::mlxd::ir::OpNode_ErfNode:
+      out.op = OpCode::ERF;
+      out.node = load_ErfNode(present(fb->op_as_ErfNode(), "ErfNode"));
+      break;
+    case ::mlxd::ir::OpNode_FloorNode:
+      out.op = OpCode::FLOOR;
+      out.node = load_FloorNode(present(fb->op_as_FloorNode(), "FloorNode"));
+      break;
+    case ::mlxd::ir::OpNode_CeilNode:
+      out.op = OpCode::CEIL;
+      out.node = load_CeilNode(present(fb->op_as_CeilNode(), "CeilNode"));
+      break;
+    case ::mlxd::ir::OpNode_RoundNode:
+      out.op = OpCode::ROUND;
+      out.node = load_RoundNode(present(fb->op_as_RoundNode(), "RoundNode"));
+      break;
+    case ::mlxd::ir::OpNode_ReciprocalNode:
+      out.op = OpCode::RECIPROCAL;
+      out.node = load_ReciprocalNode(present(fb->op_as_ReciprocalNode(), "ReciprocalNode"));
+      break;
+    case ::mlxd::ir::OpNode_LogicalNotNode:
+      out.op = OpCode::LOGICAL_NOT;
+      out.node = load_LogicalNotNode(present(fb->op_as_LogicalNotNode(), "LogicalNotNode"));
+      break;
+    case ::mlxd::ir::OpNode_ReluNode:
+      out.op = OpCode::RELU;
+      out.node = load_ReluNode(present(fb->op_as_ReluNode(), "ReluNode"));
+      break;
+    case ::mlxd::ir::OpNode_SiluNode:
+      out.op = OpCode::SILU;
+      out.node = load_SiluNode(present(fb->op_as_SiluNode(), "SiluNode"));
+      break;
+    case ::mlxd::ir::OpNode_GeluNode:
+      out.op = OpCode::GELU;
+      out.node = load_GeluNode(present(fb->op_as_GeluNode(), "GeluNode"));
+      break;
+    case ::mlxd::ir::OpNode_LeakyReluNode:
+      out.op = OpCode::LEAKY_RELU;
+      out.node = load_LeakyReluNode(present(fb->op_as_LeakyReluNode(), "LeakyReluNode"));
+      break;
+    case ::mlxd::ir::OpNode_ClipNode:
+      out.op = OpCode::CLIP;
+      out.node = load_ClipNode(present(fb->op_as_ClipNode(), "ClipNode"));
+      break;
+    case ::mlxd::ir::OpNode_WhereNode:
+      out.op = OpCode::WHERE;
+      out.node = load_WhereNode(present(fb->op_as_WhereNode(), "WhereNode"));
+      break;
+    case ::mlxd::ir::OpNode_AsTypeNode:
+      out.op = OpCode::AS_TYPE;
+      out.node = load_AsTypeNode(present(fb->op_as_AsTypeNode(), "AsTypeNode"));
+      break;
+    case ::mlxd::ir::OpNode_CopyNode:
+      out.op = OpCode::COPY;
+      out.node = load_CopyNode(present(fb->op_as_CopyNode(), "CopyNode"));
+      break;
+    case ::mlxd::ir::OpNode_SumNode:
+      out.op = OpCode::SUM;
+      out.node = load_SumNode(present(fb->op_as_SumNode(), "SumNode"));
+      break;
+    case ::mlxd::ir::OpNode_MeanNode:
+      out.op = OpCode::MEAN;
+      out.node = load_MeanNode(present(fb->op_as_MeanNode(), "MeanNode"));
+      break;
+    case ::mlxd::ir::OpNode_MaxNode:
+      out.op = OpCode::MAX;
+      out.node = load_MaxNode(present(fb->op_as_MaxNode(), "MaxNode"));
+      break;
+    case ::mlxd::ir::OpNode_MinNode:
+      out.op = OpCode::MIN;
+      out.node = load_MinNode(present(fb->op_as_MinNode(), "MinNode"));
+      break;
+    case ::mlxd::ir::OpNode_ProdNode:
+      out.op = OpCode::PROD;
+      out.node = load_ProdNode(present(fb->op_as_ProdNode(), "ProdNode"));
+      break;
+    case ::mlxd::ir::OpNode_AnyNode:
+      out.op = OpCode::ANY;
+      out.node = load_AnyNode(present(fb->op_as_AnyNode(), "AnyNode"));
+      break;
+    case ::mlxd::ir::OpNode_AllNode:
+      out.op = OpCode::ALL;
+      out.node = load_AllNode(present(fb->op_as_AllNode(), "AllNode"));
+      break;
+    case ::mlxd::ir::OpNode_VarNode:
+      out.op = OpCode::VAR;
+      out.node = load_VarNode(present(fb->op_as_VarNode(), "VarNode"));
+      break;
+    case ::mlxd::ir::OpNode_StdNode:
+      out.op = OpCode::STD;
+      out.node = load_StdNode(present(fb->op_as_StdNode(), "StdNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArgMaxNode:
+      out.op = OpCode::ARG_MAX;
+      out.node = load_ArgMaxNode(present(fb->op_as_ArgMaxNode(), "ArgMaxNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArgMinNode:
+      out.op = OpCode::ARG_MIN;
+      out.node = load_ArgMinNode(present(fb->op_as_ArgMinNode(), "ArgMinNode"));
+      break;
+    case ::mlxd::ir::OpNode_CumSumNode:
+      out.op = OpCode::CUM_SUM;
+      out.node = load_CumSumNode(present(fb->op_as_CumSumNode(), "CumSumNode"));
+      break;
+    case ::mlxd::ir::OpNode_SoftmaxNode:
+      out.op = OpCode::SOFTMAX;
+      out.node = load_SoftmaxNode(present(fb->op_as_SoftmaxNode(), "SoftmaxNode"));
+      break;
+    case ::mlxd::ir::OpNode_LogSoftmaxNode:
+      out.op = OpCode::LOG_SOFTMAX;
+      out.node = load_LogSoftmaxNode(present(fb->op_as_LogSoftmaxNode(), "LogSoftmaxNode"));
+      break;
+    case ::mlxd::ir::OpNode_LinearNode:
+      out.op = OpCode::LINEAR;
+      out.node = load_LinearNode(present(fb->op_as_LinearNode(), "LinearNode"));
+      break;
+    case ::mlxd::ir::OpNode_AddmmNode:
+      out.op = OpCode::ADDMM;
+      out.node = load_AddmmNode(present(fb->op_as_AddmmNode(), "AddmmNode"));
+      break;
+    case ::mlxd::ir::OpNode_MatmulNode:
+      out.op = OpCode::MATMUL;
+      out.node = load_MatmulNode(present(fb->op_as_MatmulNode(), "MatmulNode"));
+      break;
+    case ::mlxd::ir::OpNode_LayerNormNode:
+      out.op = OpCode::LAYER_NORM;
+      out.node = load_LayerNormNode(present(fb->op_as_LayerNormNode(), "LayerNormNode"));
+      break;
+    case ::mlxd::ir::OpNode_RmsNormNode:
+      out.op = OpCode::RMS_NORM;
+      out.node = load_RmsNormNode(present(fb->op_as_RmsNormNode(), "RmsNormNode"));
+      break;
+    case ::mlxd::ir::OpNode_ConvNode:
+      out.op = OpCode::CONV;
+      out.node = load_ConvNode(present(fb->op_as_ConvNode(), "ConvNode"));
+      break;
+    case ::mlxd::ir::OpNode_ScaledDotProductAttentionNode:
+      out.op = OpCode::SCALED_DOT_PRODUCT_ATTENTION;
+      out.node = load_ScaledDotProductAttentionNode(
+          present(fb->op_as_ScaledDotProductAttentionNode(), "ScaledDotProductAttentionNode"));
+      break;
+    case ::mlxd::ir::OpNode_ReshapeNode:
+      out.op = OpCode::RESHAPE;
+      out.node = load_ReshapeNode(present(fb->op_as_ReshapeNode(), "ReshapeNode"));
+      break;
+    case ::mlxd::ir::OpNode_TransposeNode:
+      out.op = OpCode::TRANSPOSE;
+      out.node = load_TransposeNode(present(fb->op_as_TransposeNode(), "TransposeNode"));
+      break;
+    case ::mlxd::ir::OpNode_ExpandDimsNode:
+      out.op = OpCode::EXPAND_DIMS;
+      out.node = load_ExpandDimsNode(present(fb->op_as_ExpandDimsNode(), "ExpandDimsNode"));
+      break;
+    case ::mlxd::ir::OpNode_SqueezeNode:
+      out.op = OpCode::SQUEEZE;
+      out.node = load_SqueezeNode(present(fb->op_as_SqueezeNode(), "SqueezeNode"));
+      break;
+    case ::mlxd::ir::OpNode_BroadcastToNode:
+      out.op = OpCode::BROADCAST_TO;
+      out.node = load_BroadcastToNode(present(fb->op_as_BroadcastToNode(), "BroadcastToNode"));
+      break;
+    case ::mlxd::ir::OpNode_SliceNode:
+      out.op = OpCode::SLICE;
+      out.node = load_SliceNode(present(fb->op_as_SliceNode(), "SliceNode"));
+      break;
+    case ::mlxd::ir::OpNode_SelectNode:
+      out.op = OpCode::SELECT;
+      out.node = load_SelectNode(present(fb->op_as_SelectNode(), "SelectNode"));
+      break;
+    case ::mlxd::ir::OpNode_ConcatenateNode:
+      out.op = OpCode::CONCATENATE;
+      out.node = load_ConcatenateNode(present(fb->op_as_ConcatenateNode(), "ConcatenateNode"));
+      break;
+    case ::mlxd::ir::OpNode_StackNode:
+      out.op = OpCode::STACK;
+      out.node = load_StackNode(present(fb->op_as_StackNode(), "StackNode"));
+      break;
+    case ::mlxd::ir::OpNode_SplitNode:
+      out.op = OpCode::SPLIT;
+      out.node = load_SplitNode(present(fb->op_as_SplitNode(), "SplitNode"));
+      break;
+    case ::mlxd::ir::OpNode_TileNode:
+      out.op = OpCode::TILE;
+      out.node = load_TileNode(present(fb->op_as_TileNode(), "TileNode"));
+      break;
+    case ::mlxd::ir::OpNode_FlipNode:
+      out.op = OpCode::FLIP;
+      out.node = load_FlipNode(present(fb->op_as_FlipNode(), "FlipNode"));
+      break;
+    case ::mlxd::ir::OpNode_PadNode:
+      out.op = OpCode::PAD;
+      out.node = load_PadNode(present(fb->op_as_PadNode(), "PadNode"));
+      break;
+    case ::mlxd::ir::OpNode_TrilNode:
+      out.op = OpCode::TRIL;
+      out.node = load_TrilNode(present(fb->op_as_TrilNode(), "TrilNode"));
+      break;
+    case ::mlxd::ir::OpNode_TriuNode:
+      out.op = OpCode::TRIU;
+      out.node = load_TriuNode(present(fb->op_as_TriuNode(), "TriuNode"));
+      break;
+    case ::mlxd::ir::OpNode_TakeNode:
+      out.op = OpCode::TAKE;
+      out.node = load_TakeNode(present(fb->op_as_TakeNode(), "TakeNode"));
+      break;
+    case ::mlxd::ir::OpNode_TakeAlongAxisNode:
+      out.op = OpCode::TAKE_ALONG_AXIS;
+      out.node =
+          load_TakeAlongAxisNode(present(fb->op_as_TakeAlongAxisNode(), "TakeAlongAxisNode"));
+      break;
+    case ::mlxd::ir::OpNode_IndexNode:
+      out.op = OpCode::INDEX;
+      out.node = load_IndexNode(present(fb->op_as_IndexNode(), "IndexNode"));
+      break;
+    case ::mlxd::ir::OpNode_ScatterAddNode:
+      out.op = OpCode::SCATTER_ADD;
+      out.node = load_ScatterAddNode(present(fb->op_as_ScatterAddNode(), "ScatterAddNode"));
+      break;
+    case ::mlxd::ir::OpNode_SliceUpdateNode:
+      out.op = OpCode::SLICE_UPDATE;
+      out.node = load_SliceUpdateNode(present(fb->op_as_SliceUpdateNode(), "SliceUpdateNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArangeNode:
+      out.op = OpCode::ARANGE;
+      out.node = load_ArangeNode(present(fb->op_as_ArangeNode(), "ArangeNode"));
+      break;
+    case ::mlxd::ir::OpNode_FullNode:
+      out.op = OpCode::FULL;
+      out.node = load_FullNode(present(fb->op_as_FullNode(), "FullNode"));
+      break;
+    case ::mlxd::ir::OpNode_FullLikeNode:
+      out.op = OpCode::FULL_LIKE;
+      out.node = load_FullLikeNode(present(fb->op_as_FullLikeNode(), "FullLikeNode"));
+      break;
+    case ::mlxd::ir::OpNode_SymSizeNode:
+      out.op = OpCode::SYM_SIZE;
+      out.node = load_SymSizeNode(present(fb->op_as_SymSizeNode(), "SymSizeNode"));
+      break;
+    case ::mlxd::ir::OpNode_ItemNode:
+      out.op = OpCode::ITEM;
+      out.node = load_ItemNode(present(fb->op_as_ItemNode(), "ItemNode"));
+      break;
+    case ::mlxd::ir::OpNode_IntBinaryNode:
+      out.op = OpCode::INT_BINARY;
+      out.node = load_IntBinaryNode(present(fb->op_as_IntBinaryNode(), "IntBinaryNode"));
+      break;
+    default:
+      throw LoadError("instruction holds op code " +
+                      std::to_string(static_cast<unsigned>(fb->op_type())) +
+                      ", which this runtime does not know (written by a newer compiler?)");
+  }
+  return out;
+}
+
+InstructionChain load_InstructionChain(const ::mlxd::ir::InstructionChain* fb) {
+  InstructionChain out;
+  if (const auto* values = fb->instructions()) {
+    out.instructions.reserve(values->size());
+    for (auto e : *values) out.instructions.push_back(load_Instruction(e));
+  }
+  return out;
+}
+
+MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
+  MLXGraph out;
+  out.version = fb->version();
+  out.num_constant_tensors = fb->num_constant_tensors();
+  out.num_input_tensors = fb->num_input_tensors();
+  out.num_output_tensors = fb->num_output_tensors();
+  out.num_mutable_buffer_tensors = fb->num_mutable_buffer_tensors();
+  out.num_temp_tensors = fb->num_temp_tensors();
+  out.num_values = fb->num_values();
+  if (const auto* values = fb->instruction_chains()) {
+    out.instruction_chains.reserve(values->size());
+    for (auto e : *values) out.instruction_chains.push_back(load_InstructionChain(e));
+  }
+  out.main_chain = fb->main_chain();
+  out.init_chain = fb->init_chain();
+  if (const auto* values = fb->input_map()) {
+    out.input_map.reserve(values->size());
+    for (auto e : *values) out.input_map.push_back(load_SlotRef(*e));
+  }
+  if (const auto* values = fb->output_map()) {
+    out.output_map.reserve(values->size());
+    for (auto e : *values) out.output_map.push_back(load_SlotRef(*e));
+  }
+  if (const auto* values = fb->mutable_buffer_map()) {
+    out.mutable_buffer_map.reserve(values->size());
+    for (auto e : *values) out.mutable_buffer_map.push_back(load_SlotRef(*e));
+  }
+  if (const auto* values = fb->named_slots()) {
+    out.named_slots.reserve(values->size());
+    for (auto e : *values) out.named_slots.push_back(load_NamedSlot(e));
+  }
+  if (const auto* values = fb->tensor_meta()) {
+    out.tensor_meta.reserve(values->size());
+    for (auto e : *values) out.tensor_meta.push_back(load_TensorMeta(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+MLXGraph load_program(const uint8_t* data, size_t size) {
+  if (data == nullptr || size == 0) throw LoadError("program buffer is empty");
+  flatbuffers::Verifier verifier(data, size);
+  if (!::mlxd::ir::VerifyMLXGraphBuffer(verifier)) {
+    throw LoadError("program is not a valid MLXGraph FlatBuffer (verification failed)");
+  }
+  return load_MLXGraph(::mlxd::ir::GetMLXGraph(data));
+}
+
+}  // namespace mlxd

@@ -1,0 +1,754 @@
+// generated from schema/schema.fbs by templates/ir/cpp/mlx_program.h.j2, do not edit
+//
+// Plain C++ mirrors of the IR: one struct per schema struct and table, the
+// OpCode enum, the node variant, and the loader from a verified FlatBuffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "schema_generated.h"
+
+namespace mlxd {
+
+/// Thrown for a payload that is not a valid program; the message says why.
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Op codes: the `OpNode` union discriminants.
+enum class OpCode : uint32_t {
+  ADD = 1,
+  SUBTRACT = 2,
+  MULTIPLY = 3,
+  DIVIDE = 4,
+  POWER = 5,
+  MAXIMUM = 6,
+  MINIMUM = 7,
+  EQUAL = 8,
+  NOT_EQUAL = 9,
+  LESS = 10,
+  LESS_EQUAL = 11,
+  GREATER = 12,
+  GREATER_EQUAL = 13,
+  LOGICAL_AND = 14,
+  LOGICAL_OR = 15,
+  NEG = 16,
+  ABS = 17,
+  EXP = 18,
+  LOG = 19,
+  SQRT = 20,
+  RSQRT = 21,
+  SIN = 22,
+  COS = 23,
+  TANH = 24,
+  SIGMOID = 25,
+  ERF = 26,
+  FLOOR = 27,
+  CEIL = 28,
+  ROUND = 29,
+  RECIPROCAL = 30,
+  LOGICAL_NOT = 31,
+  RELU = 32,
+  SILU = 33,
+  GELU = 34,
+  LEAKY_RELU = 35,
+  CLIP = 36,
+  WHERE = 37,
+  AS_TYPE = 38,
+  COPY = 39,
+  SUM = 40,
+  MEAN = 41,
+  MAX = 42,
+  MIN = 43,
+  PROD = 44,
+  ANY = 45,
+  ALL = 46,
+  VAR = 47,
+  STD = 48,
+  ARG_MAX = 49,
+  ARG_MIN = 50,
+  CUM_SUM = 51,
+  SOFTMAX = 52,
+  LOG_SOFTMAX = 53,
+  LINEAR = 54,
+  ADDMM = 55,
+  MATMUL = 56,
+  LAYER_NORM = 57,
+  RMS_NORM = 58,
+  CONV = 59,
+  SCALED_DOT_PRODUCT_ATTENTION = 60,
+  RESHAPE = 61,
+  TRANSPOSE = 62,
+  EXPAND_DIMS = 63,
+  SQUEEZE = 64,
+  BROADCAST_TO = 65,
+  SLICE = 66,
+  SELECT = 67,
+  CONCATENATE = 68,
+  STACK = 69,
+  SPLIT = 70,
+  TILE = 71,
+  FLIP = 72,
+  PAD = 73,
+  TRIL = 74,
+  TRIU = 75,
+  TAKE = 76,
+  TAKE_ALONG_AXIS = 77,
+  INDEX = 78,
+  SCATTER_ADD = 79,
+  SLICE_UPDATE = 80,
+  ARANGE = 81,
+  FULL = 82,
+  FULL_LIKE = 83,
+  SYM_SIZE = 84,
+  ITEM = 85,
+  INT_BINARY = 86,
+};
+
+inline constexpr uint32_t kOpCount = 86;
+
+/// The op's name as written in the schema, without the `Node` suffix.
+const char* op_name(OpCode op);
+
+struct Tid {
+  uint32_t idx{};
+};
+
+struct Vid {
+  uint32_t idx{};
+};
+
+struct IntOrVid {
+  int64_t literal{};
+  std::optional<Vid> vid;
+};
+
+struct FloatOrVid {
+  double literal{};
+  std::optional<Vid> vid;
+};
+
+struct TidOrVid {
+  std::optional<Tid> tid;
+  std::optional<Vid> vid;
+};
+
+struct SlotRef {
+  ::mlxd::ir::SlotKind kind{};
+  uint32_t idx{};
+};
+
+struct TensorMeta {
+  std::vector<IntOrVid> shape;
+  ::mlxd::ir::DType dtype{};
+};
+
+struct NamedSlot {
+  std::string name;
+  Tid slot;
+};
+
+struct AddNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct SubtractNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct MultiplyNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct DivideNode {
+  Tid a;
+  Tid b;
+  Tid out;
+  ::mlxd::ir::DivRounding rounding{};
+};
+
+struct PowerNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct MaximumNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct MinimumNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct EqualNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct NotEqualNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LessNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LessEqualNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct GreaterNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct GreaterEqualNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LogicalAndNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LogicalOrNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct NegNode {
+  Tid x;
+  Tid out;
+};
+
+struct AbsNode {
+  Tid x;
+  Tid out;
+};
+
+struct ExpNode {
+  Tid x;
+  Tid out;
+};
+
+struct LogNode {
+  Tid x;
+  Tid out;
+};
+
+struct SqrtNode {
+  Tid x;
+  Tid out;
+};
+
+struct RsqrtNode {
+  Tid x;
+  Tid out;
+};
+
+struct SinNode {
+  Tid x;
+  Tid out;
+};
+
+struct CosNode {
+  Tid x;
+  Tid out;
+};
+
+struct TanhNode {
+  Tid x;
+  Tid out;
+};
+
+struct SigmoidNode {
+  Tid x;
+  Tid out;
+};
+
+struct ErfNode {
+  Tid x;
+  Tid out;
+};
+
+struct FloorNode {
+  Tid x;
+  Tid out;
+};
+
+struct CeilNode {
+  Tid x;
+  Tid out;
+};
+
+struct RoundNode {
+  Tid x;
+  Tid out;
+  int32_t decimals{};
+};
+
+struct ReciprocalNode {
+  Tid x;
+  Tid out;
+};
+
+struct LogicalNotNode {
+  Tid x;
+  Tid out;
+};
+
+struct ReluNode {
+  Tid x;
+  Tid out;
+};
+
+struct SiluNode {
+  Tid x;
+  Tid out;
+};
+
+struct GeluNode {
+  Tid x;
+  Tid out;
+  ::mlxd::ir::GeluApproximation approximation{};
+};
+
+struct LeakyReluNode {
+  Tid x;
+  Tid out;
+  float negative_slope{};
+};
+
+struct ClipNode {
+  Tid x;
+  Tid out;
+  std::optional<TidOrVid> min;
+  std::optional<TidOrVid> max;
+};
+
+struct WhereNode {
+  Tid condition;
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct AsTypeNode {
+  Tid x;
+  Tid out;
+  ::mlxd::ir::DType dtype{};
+};
+
+struct CopyNode {
+  Tid x;
+  Tid out;
+};
+
+struct SumNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct MeanNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct MaxNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct MinNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct ProdNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct AnyNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct AllNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct VarNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+  int32_t ddof{};
+};
+
+struct StdNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+  int32_t ddof{};
+};
+
+struct ArgMaxNode {
+  Tid x;
+  Tid out;
+  std::optional<int32_t> axis;
+  bool keepdims{};
+};
+
+struct ArgMinNode {
+  Tid x;
+  Tid out;
+  std::optional<int32_t> axis;
+  bool keepdims{};
+};
+
+struct CumSumNode {
+  Tid x;
+  Tid out;
+  int32_t axis{};
+  bool reverse{};
+};
+
+struct SoftmaxNode {
+  Tid x;
+  Tid out;
+  int32_t axis{};
+};
+
+struct LogSoftmaxNode {
+  Tid x;
+  Tid out;
+  int32_t axis{};
+};
+
+struct LinearNode {
+  Tid x;
+  Tid weight;
+  Tid out;
+  std::optional<Tid> bias;
+};
+
+struct AddmmNode {
+  Tid bias;
+  Tid mat1;
+  Tid mat2;
+  Tid out;
+  float alpha{};
+  float beta{};
+};
+
+struct MatmulNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LayerNormNode {
+  Tid x;
+  Tid out;
+  std::optional<Tid> weight;
+  std::optional<Tid> bias;
+  float eps{};
+  int32_t num_axes{};
+  std::optional<Tid> mean_out;
+  std::optional<Tid> rstd_out;
+};
+
+struct RmsNormNode {
+  Tid x;
+  Tid out;
+  std::optional<Tid> weight;
+  float eps{};
+};
+
+struct ConvNode {
+  Tid x;
+  Tid weight;
+  Tid out;
+  std::optional<Tid> bias;
+  std::vector<int32_t> stride;
+  std::vector<int32_t> padding;
+  std::vector<int32_t> dilation;
+  int32_t groups{};
+};
+
+struct ScaledDotProductAttentionNode {
+  Tid q;
+  Tid k;
+  Tid v;
+  Tid out;
+  std::optional<Tid> mask;
+  float scale{};
+  bool causal{};
+};
+
+struct ReshapeNode {
+  Tid x;
+  Tid out;
+  std::vector<IntOrVid> shape;
+};
+
+struct TransposeNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> perm;
+};
+
+struct ExpandDimsNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+};
+
+struct SqueezeNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+};
+
+struct BroadcastToNode {
+  Tid x;
+  Tid out;
+  std::vector<IntOrVid> shape;
+};
+
+struct SliceNode {
+  Tid x;
+  Tid out;
+  int32_t axis{};
+  std::optional<IntOrVid> start;
+  std::optional<IntOrVid> stop;
+  int32_t step{};
+};
+
+struct SelectNode {
+  Tid x;
+  Tid out;
+  int32_t axis{};
+  IntOrVid index;
+};
+
+struct ConcatenateNode {
+  std::vector<Tid> inputs;
+  Tid out;
+  int32_t axis{};
+};
+
+struct StackNode {
+  std::vector<Tid> inputs;
+  Tid out;
+  int32_t axis{};
+};
+
+struct SplitNode {
+  Tid x;
+  std::vector<Tid> outs;
+  std::vector<int32_t> sizes;
+  int32_t axis{};
+};
+
+struct TileNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> reps;
+};
+
+struct FlipNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+};
+
+struct PadNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> pad;
+  double value{};
+};
+
+struct TrilNode {
+  Tid x;
+  Tid out;
+  int32_t k{};
+};
+
+struct TriuNode {
+  Tid x;
+  Tid out;
+  int32_t k{};
+};
+
+struct TakeNode {
+  Tid x;
+  Tid indices;
+  Tid out;
+  int32_t axis{};
+};
+
+struct TakeAlongAxisNode {
+  Tid x;
+  Tid indices;
+  Tid out;
+  int32_t axis{};
+};
+
+struct IndexNode {
+  Tid x;
+  std::vector<Tid> indices;
+  Tid out;
+};
+
+struct ScatterAddNode {
+  Tid x;
+  Tid indices;
+  Tid updates;
+  Tid out;
+  int32_t axis{};
+};
+
+struct SliceUpdateNode {
+  Tid target;
+  Tid update;
+  Tid out;
+  int32_t axis{};
+  IntOrVid start;
+};
+
+struct ArangeNode {
+  Tid out;
+  std::optional<FloatOrVid> start;
+  FloatOrVid stop;
+  std::optional<FloatOrVid> step;
+  ::mlxd::ir::DType dtype{};
+};
+
+struct FullNode {
+  Tid out;
+  std::vector<IntOrVid> shape;
+  FloatOrVid value;
+  ::mlxd::ir::DType dtype{};
+};
+
+struct FullLikeNode {
+  Tid x;
+  Tid out;
+  double value{};
+  std::optional<::mlxd::ir::DType> dtype;
+};
+
+struct SymSizeNode {
+  Tid x;
+  int32_t dim{};
+  Vid out;
+};
+
+struct ItemNode {
+  Tid x;
+  Vid out;
+};
+
+struct IntBinaryNode {
+  ::mlxd::ir::IntBinaryOp op{};
+  IntOrVid a;
+  IntOrVid b;
+  Vid out;
+};
+
+using NodeVariant = std::variant<
+    AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
+    NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
+    LogicalOrNode, NegNode, AbsNode, ExpNode, LogNode, SqrtNode, RsqrtNode, SinNode, CosNode,
+    TanhNode, SigmoidNode, ErfNode, FloorNode, CeilNode, RoundNode, ReciprocalNode, LogicalNotNode,
+    ReluNode, SiluNode, GeluNode, LeakyReluNode, ClipNode, WhereNode, AsTypeNode, CopyNode, SumNode,
+    MeanNode, MaxNode, MinNode, ProdNode, AnyNode, AllNode, VarNode, StdNode, ArgMaxNode,
+    ArgMinNode, CumSumNode, SoftmaxNode, LogSoftmaxNode, LinearNode, AddmmNode, MatmulNode,
+    LayerNormNode, RmsNormNode, ConvNode, ScaledDotProductAttentionNode, ReshapeNode, TransposeNode,
+    ExpandDimsNode, SqueezeNode, BroadcastToNode, SliceNode, SelectNode, ConcatenateNode, StackNode,
+    SplitNode, TileNode, FlipNode, PadNode, TrilNode, TriuNode, TakeNode, TakeAlongAxisNode,
+    IndexNode, ScatterAddNode, SliceUpdateNode, ArangeNode, FullNode, FullLikeNode, SymSizeNode,
+    ItemNode, IntBinaryNode>;
+
+struct Instruction {
+  OpCode op{};
+  NodeVariant node;
+};
+
+struct InstructionChain {
+  std::vector<Instruction> instructions;
+};
+
+struct MLXGraph {
+  uint32_t version{};
+  uint32_t num_constant_tensors{};
+  uint32_t num_input_tensors{};
+  uint32_t num_output_tensors{};
+  uint32_t num_mutable_buffer_tensors{};
+  uint32_t num_temp_tensors{};
+  uint32_t num_values{};
+  std::vector<InstructionChain> instruction_chains;
+  uint32_t main_chain{};
+  int32_t init_chain{};
+  std::vector<SlotRef> input_map;
+  std::vector<SlotRef> output_map;
+  std::vector<SlotRef> mutable_buffer_map;
+  std::vector<NamedSlot> named_slots;
+  std::vector<TensorMeta> tensor_meta;
+};
+
+/// Verifies `size` bytes at `data` as a `MLXGraph` FlatBuffer and loads it.
+/// Throws LoadError for a buffer that fails verification or holds an op this
+/// runtime does not know.
+MLXGraph load_program(const uint8_t* data, size_t size);
+
+}  // namespace mlxd

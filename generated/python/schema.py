@@ -1,0 +1,3243 @@
+# generated from schema/schema.fbs, do not edit
+"""Dataclasses and a FlatBuffers serializer for schema/schema.fbs.
+
+Build instances of the dataclasses below and call `encode(root)`, or mix
+`Builders` into a class and call its `build_<Table>(builder, obj)` methods.
+Needs nothing but the `flatbuffers` package at run time.
+"""
+
+from __future__ import annotations
+
+import dataclasses as _dataclasses
+import enum as _enum
+import struct as _struct
+import typing as _typing
+
+import flatbuffers as _flatbuffers
+
+_NAN = float("nan")
+_INF = float("inf")
+
+FILE_IDENTIFIER: bytes | None = b"MLXG"
+
+
+# A tensor slot.
+@_dataclasses.dataclass(kw_only=True)
+class Tid:
+    """struct mlxd.ir.Tid: 4 bytes, aligned to 4."""
+
+    idx: int = 0
+
+
+# A value slot: a runtime int, float or bool.
+@_dataclasses.dataclass(kw_only=True)
+class Vid:
+    """struct mlxd.ir.Vid: 4 bytes, aligned to 4."""
+
+    idx: int = 0
+
+
+# An integer known at compile time (`literal`) or produced at run time (`vid`).
+@_dataclasses.dataclass(kw_only=True)
+class IntOrVid:
+    """table mlxd.ir.IntOrVid"""
+
+    literal: int = 0
+    vid: Vid | None = None
+
+
+# A float known at compile time (`literal`) or produced at run time (`vid`).
+@_dataclasses.dataclass(kw_only=True)
+class FloatOrVid:
+    """table mlxd.ir.FloatOrVid"""
+
+    literal: float = 0.0
+    vid: Vid | None = None
+
+
+# A tensor operand or a runtime scalar operand.
+@_dataclasses.dataclass(kw_only=True)
+class TidOrVid:
+    """table mlxd.ir.TidOrVid"""
+
+    tid: Tid | None = None
+    vid: Vid | None = None
+
+
+class DType(_enum.IntEnum):
+    Float32 = 0
+    Float16 = 1
+    BFloat16 = 2
+    Int32 = 3
+    Int64 = 4
+    Int8 = 5
+    UInt8 = 6
+    Bool = 7
+    Int16 = 8
+    UInt16 = 9
+    UInt32 = 10
+    UInt64 = 11
+    Float64 = 12
+
+
+class SlotKind(_enum.IntEnum):
+    Tensor = 0
+    Value = 1
+
+
+# One entry of an input, output or mutable-buffer map.
+@_dataclasses.dataclass(kw_only=True)
+class SlotRef:
+    """struct mlxd.ir.SlotRef: 8 bytes, aligned to 4."""
+
+    kind: SlotKind = SlotKind.Tensor
+    idx: int = 0
+
+
+# Shape and dtype of a tensor slot; dynamic dimensions are value slots.
+@_dataclasses.dataclass(kw_only=True)
+class TensorMeta:
+    """table mlxd.ir.TensorMeta"""
+
+    shape: list[IntOrVid] | None = None
+    dtype: DType = DType.Float32
+
+
+# A constant or mutable buffer bound by name to ExecuTorch's named data map.
+@_dataclasses.dataclass(kw_only=True)
+class NamedSlot:
+    """table mlxd.ir.NamedSlot"""
+
+    name: str
+    slot: Tid
+
+
+class DivRounding(_enum.IntEnum):
+    None_ = 0
+    Trunc = 1
+    Floor = 2
+
+
+class GeluApproximation(_enum.IntEnum):
+    None_ = 0
+    Tanh = 1
+
+
+class IntBinaryOp(_enum.IntEnum):
+    Add = 0
+    Sub = 1
+    Mul = 2
+    FloorDiv = 3
+    Mod = 4
+    Min = 5
+    Max = 6
+
+
+@_dataclasses.dataclass(kw_only=True)
+class AddNode:
+    """table mlxd.ir.AddNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SubtractNode:
+    """table mlxd.ir.SubtractNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MultiplyNode:
+    """table mlxd.ir.MultiplyNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+# rounding None: true division (float operands); Trunc / Floor: the quotient
+# rounded toward zero / minus infinity, in the operands' dtype (ints too).
+@_dataclasses.dataclass(kw_only=True)
+class DivideNode:
+    """table mlxd.ir.DivideNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+    rounding: DivRounding = DivRounding.None_
+
+
+@_dataclasses.dataclass(kw_only=True)
+class PowerNode:
+    """table mlxd.ir.PowerNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MaximumNode:
+    """table mlxd.ir.MaximumNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MinimumNode:
+    """table mlxd.ir.MinimumNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class EqualNode:
+    """table mlxd.ir.EqualNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class NotEqualNode:
+    """table mlxd.ir.NotEqualNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LessNode:
+    """table mlxd.ir.LessNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LessEqualNode:
+    """table mlxd.ir.LessEqualNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class GreaterNode:
+    """table mlxd.ir.GreaterNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class GreaterEqualNode:
+    """table mlxd.ir.GreaterEqualNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogicalAndNode:
+    """table mlxd.ir.LogicalAndNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogicalOrNode:
+    """table mlxd.ir.LogicalOrNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class NegNode:
+    """table mlxd.ir.NegNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class AbsNode:
+    """table mlxd.ir.AbsNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ExpNode:
+    """table mlxd.ir.ExpNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogNode:
+    """table mlxd.ir.LogNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SqrtNode:
+    """table mlxd.ir.SqrtNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class RsqrtNode:
+    """table mlxd.ir.RsqrtNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SinNode:
+    """table mlxd.ir.SinNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class CosNode:
+    """table mlxd.ir.CosNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class TanhNode:
+    """table mlxd.ir.TanhNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SigmoidNode:
+    """table mlxd.ir.SigmoidNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ErfNode:
+    """table mlxd.ir.ErfNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class FloorNode:
+    """table mlxd.ir.FloorNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class CeilNode:
+    """table mlxd.ir.CeilNode"""
+
+    x: Tid
+    out: Tid
+
+
+# Rounds half to even, as torch.round.
+@_dataclasses.dataclass(kw_only=True)
+class RoundNode:
+    """table mlxd.ir.RoundNode"""
+
+    x: Tid
+    out: Tid
+    decimals: int = 0
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ReciprocalNode:
+    """table mlxd.ir.ReciprocalNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogicalNotNode:
+    """table mlxd.ir.LogicalNotNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ReluNode:
+    """table mlxd.ir.ReluNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SiluNode:
+    """table mlxd.ir.SiluNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class GeluNode:
+    """table mlxd.ir.GeluNode"""
+
+    x: Tid
+    out: Tid
+    approximation: GeluApproximation = GeluApproximation.None_
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LeakyReluNode:
+    """table mlxd.ir.LeakyReluNode"""
+
+    x: Tid
+    out: Tid
+    negative_slope: float = 0.01
+
+
+# Clamps to [min, max]; an absent bound is unbounded.
+@_dataclasses.dataclass(kw_only=True)
+class ClipNode:
+    """table mlxd.ir.ClipNode"""
+
+    x: Tid
+    out: Tid
+    min: TidOrVid | None = None
+    max: TidOrVid | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class WhereNode:
+    """table mlxd.ir.WhereNode"""
+
+    condition: Tid
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class AsTypeNode:
+    """table mlxd.ir.AsTypeNode"""
+
+    x: Tid
+    out: Tid
+    dtype: DType = DType.Float32
+
+
+@_dataclasses.dataclass(kw_only=True)
+class CopyNode:
+    """table mlxd.ir.CopyNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SumNode:
+    """table mlxd.ir.SumNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MeanNode:
+    """table mlxd.ir.MeanNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MaxNode:
+    """table mlxd.ir.MaxNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MinNode:
+    """table mlxd.ir.MinNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ProdNode:
+    """table mlxd.ir.ProdNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class AnyNode:
+    """table mlxd.ir.AnyNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class AllNode:
+    """table mlxd.ir.AllNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class VarNode:
+    """table mlxd.ir.VarNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+    ddof: int = 1
+
+
+@_dataclasses.dataclass(kw_only=True)
+class StdNode:
+    """table mlxd.ir.StdNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+    ddof: int = 1
+
+
+# `axis` absent: over the flattened input.
+# Results are MLX's uint32; the compiler casts to int64.
+@_dataclasses.dataclass(kw_only=True)
+class ArgMaxNode:
+    """table mlxd.ir.ArgMaxNode"""
+
+    x: Tid
+    out: Tid
+    axis: int | None = None
+    keepdims: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArgMinNode:
+    """table mlxd.ir.ArgMinNode"""
+
+    x: Tid
+    out: Tid
+    axis: int | None = None
+    keepdims: bool = False
+
+
+# Inclusive cumulative sum along `axis`; `reverse` sums from the end.
+@_dataclasses.dataclass(kw_only=True)
+class CumSumNode:
+    """table mlxd.ir.CumSumNode"""
+
+    x: Tid
+    out: Tid
+    axis: int = 0
+    reverse: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SoftmaxNode:
+    """table mlxd.ir.SoftmaxNode"""
+
+    x: Tid
+    out: Tid
+    axis: int = -1
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogSoftmaxNode:
+    """table mlxd.ir.LogSoftmaxNode"""
+
+    x: Tid
+    out: Tid
+    axis: int = -1
+
+
+# out = x @ weight^T (+ bias)
+@_dataclasses.dataclass(kw_only=True)
+class LinearNode:
+    """table mlxd.ir.LinearNode"""
+
+    x: Tid
+    weight: Tid
+    out: Tid
+    bias: Tid | None = None
+
+
+# out = beta * bias + alpha * (mat1 @ mat2)
+@_dataclasses.dataclass(kw_only=True)
+class AddmmNode:
+    """table mlxd.ir.AddmmNode"""
+
+    bias: Tid
+    mat1: Tid
+    mat2: Tid
+    out: Tid
+    alpha: float = 1.0
+    beta: float = 1.0
+
+
+@_dataclasses.dataclass(kw_only=True)
+class MatmulNode:
+    """table mlxd.ir.MatmulNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+# Normalizes over the last `num_axes` axes.
+@_dataclasses.dataclass(kw_only=True)
+class LayerNormNode:
+    """table mlxd.ir.LayerNormNode"""
+
+    x: Tid
+    out: Tid
+    weight: Tid | None = None
+    bias: Tid | None = None
+    eps: float = 1e-05
+    num_axes: int = 1
+    mean_out: Tid | None = None
+    rstd_out: Tid | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class RmsNormNode:
+    """table mlxd.ir.RmsNormNode"""
+
+    x: Tid
+    out: Tid
+    weight: Tid | None = None
+    eps: float = 1e-06
+
+
+# N-d convolution in PyTorch's layout: x (N, C, *spatial), weight
+# (O, C / groups, *kernel); stride, padding and dilation have one entry per
+# spatial axis.
+@_dataclasses.dataclass(kw_only=True)
+class ConvNode:
+    """table mlxd.ir.ConvNode"""
+
+    x: Tid
+    weight: Tid
+    out: Tid
+    bias: Tid | None = None
+    stride: list[int] | None = None
+    padding: list[int] | None = None
+    dilation: list[int] | None = None
+    groups: int = 1
+
+
+# softmax(q k^T * scale + mask) v with q (B, H, L, D) and k, v (B, Hkv, S, D),
+# H a multiple of Hkv (grouped-query attention). `mask` is boolean (true =
+# attend) or additive, broadcastable to (B, H, L, S); `causal` is PyTorch's
+# is_causal: position i attends to j <= i (top-left aligned).
+@_dataclasses.dataclass(kw_only=True)
+class ScaledDotProductAttentionNode:
+    """table mlxd.ir.ScaledDotProductAttentionNode"""
+
+    q: Tid
+    k: Tid
+    v: Tid
+    out: Tid
+    mask: Tid | None = None
+    scale: float = 0.0
+    causal: bool = False
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ReshapeNode:
+    """table mlxd.ir.ReshapeNode"""
+
+    x: Tid
+    out: Tid
+    shape: list[IntOrVid] | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class TransposeNode:
+    """table mlxd.ir.TransposeNode"""
+
+    x: Tid
+    out: Tid
+    perm: list[int] | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ExpandDimsNode:
+    """table mlxd.ir.ExpandDimsNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+
+
+# Removes the given size-1 axes; empty `axes`: every size-1 axis.
+@_dataclasses.dataclass(kw_only=True)
+class SqueezeNode:
+    """table mlxd.ir.SqueezeNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class BroadcastToNode:
+    """table mlxd.ir.BroadcastToNode"""
+
+    x: Tid
+    out: Tid
+    shape: list[IntOrVid] | None = None
+
+
+# x[start:stop:step] along `axis`; bounds are clamped as Python slicing does.
+@_dataclasses.dataclass(kw_only=True)
+class SliceNode:
+    """table mlxd.ir.SliceNode"""
+
+    x: Tid
+    out: Tid
+    axis: int = 0
+    start: IntOrVid | None = None
+    stop: IntOrVid | None = None
+    step: int = 1
+
+
+# x[index] along `axis`, which is removed; a negative index counts from the end.
+@_dataclasses.dataclass(kw_only=True)
+class SelectNode:
+    """table mlxd.ir.SelectNode"""
+
+    x: Tid
+    out: Tid
+    axis: int = 0
+    index: IntOrVid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ConcatenateNode:
+    """table mlxd.ir.ConcatenateNode"""
+
+    inputs: list[Tid]
+    out: Tid
+    axis: int = 0
+
+
+@_dataclasses.dataclass(kw_only=True)
+class StackNode:
+    """table mlxd.ir.StackNode"""
+
+    inputs: list[Tid]
+    out: Tid
+    axis: int = 0
+
+
+# Consecutive pieces of `sizes[i]` elements along `axis`, one per `outs[i]`.
+@_dataclasses.dataclass(kw_only=True)
+class SplitNode:
+    """table mlxd.ir.SplitNode"""
+
+    x: Tid
+    outs: list[Tid]
+    sizes: list[int] | None = None
+    axis: int = 0
+
+
+# torch.repeat / numpy.tile: `reps` may be longer than x's rank.
+@_dataclasses.dataclass(kw_only=True)
+class TileNode:
+    """table mlxd.ir.TileNode"""
+
+    x: Tid
+    out: Tid
+    reps: list[int] | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class FlipNode:
+    """table mlxd.ir.FlipNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+
+
+# `pad` holds (low, high) pairs from the first axis on.
+@_dataclasses.dataclass(kw_only=True)
+class PadNode:
+    """table mlxd.ir.PadNode"""
+
+    x: Tid
+    out: Tid
+    pad: list[int] | None = None
+    value: float = 0.0
+
+
+@_dataclasses.dataclass(kw_only=True)
+class TrilNode:
+    """table mlxd.ir.TrilNode"""
+
+    x: Tid
+    out: Tid
+    k: int = 0
+
+
+@_dataclasses.dataclass(kw_only=True)
+class TriuNode:
+    """table mlxd.ir.TriuNode"""
+
+    x: Tid
+    out: Tid
+    k: int = 0
+
+
+# Elements of x at `indices` (any shape) along `axis` (index_select, embedding).
+@_dataclasses.dataclass(kw_only=True)
+class TakeNode:
+    """table mlxd.ir.TakeNode"""
+
+    x: Tid
+    indices: Tid
+    out: Tid
+    axis: int = 0
+
+
+# torch.gather with an index of x's rank and the same shape as x but on `axis`
+# (the compiler slices x to fit).
+@_dataclasses.dataclass(kw_only=True)
+class TakeAlongAxisNode:
+    """table mlxd.ir.TakeAlongAxisNode"""
+
+    x: Tid
+    indices: Tid
+    out: Tid
+    axis: int = 0
+
+
+# Advanced indexing x[i0, i1, ...] with broadcast index tensors from axis 0.
+@_dataclasses.dataclass(kw_only=True)
+class IndexNode:
+    """table mlxd.ir.IndexNode"""
+
+    x: Tid
+    indices: list[Tid]
+    out: Tid
+
+
+# torch.scatter_add: out = x; out[..indices[i]..] += updates[i] along `axis`;
+# `updates` has the shape of `indices` (the compiler slices it to fit).
+@_dataclasses.dataclass(kw_only=True)
+class ScatterAddNode:
+    """table mlxd.ir.ScatterAddNode"""
+
+    x: Tid
+    indices: Tid
+    updates: Tid
+    out: Tid
+    axis: int = 0
+
+
+# out = target with `update` written at [start, start + len) along `axis`.
+@_dataclasses.dataclass(kw_only=True)
+class SliceUpdateNode:
+    """table mlxd.ir.SliceUpdateNode"""
+
+    target: Tid
+    update: Tid
+    out: Tid
+    axis: int = 0
+    start: IntOrVid
+
+
+# start (default 0) to stop (exclusive) by step (default 1), in `dtype`.
+@_dataclasses.dataclass(kw_only=True)
+class ArangeNode:
+    """table mlxd.ir.ArangeNode"""
+
+    out: Tid
+    start: FloatOrVid | None = None
+    stop: FloatOrVid
+    step: FloatOrVid | None = None
+    dtype: DType = DType.Float32
+
+
+@_dataclasses.dataclass(kw_only=True)
+class FullNode:
+    """table mlxd.ir.FullNode"""
+
+    out: Tid
+    shape: list[IntOrVid] | None = None
+    value: FloatOrVid
+    dtype: DType = DType.Float32
+
+
+@_dataclasses.dataclass(kw_only=True)
+class FullLikeNode:
+    """table mlxd.ir.FullLikeNode"""
+
+    x: Tid
+    out: Tid
+    value: float = 0.0
+    dtype: DType | None = None
+
+
+# out = x.shape[dim]
+@_dataclasses.dataclass(kw_only=True)
+class SymSizeNode:
+    """table mlxd.ir.SymSizeNode"""
+
+    x: Tid
+    dim: int = 0
+    out: Vid
+
+
+# out = the value of a one-element tensor
+@_dataclasses.dataclass(kw_only=True)
+class ItemNode:
+    """table mlxd.ir.ItemNode"""
+
+    x: Tid
+    out: Vid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class IntBinaryNode:
+    """table mlxd.ir.IntBinaryNode"""
+
+    op: IntBinaryOp = IntBinaryOp.Add
+    a: IntOrVid
+    b: IntOrVid
+    out: Vid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class Instruction:
+    """table mlxd.ir.Instruction"""
+
+    op: OpNode
+    op_type: OpNodeType | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
+class InstructionChain:
+    """table mlxd.ir.InstructionChain"""
+
+    instructions: list[Instruction] | None = None
+
+
+# The root graph of one delegate payload.
+@_dataclasses.dataclass(kw_only=True)
+class MLXGraph:
+    """table mlxd.ir.MLXGraph"""
+
+    version: int = 1
+    num_constant_tensors: int = 0
+    num_input_tensors: int = 0
+    num_output_tensors: int = 0
+    num_mutable_buffer_tensors: int = 0
+    num_temp_tensors: int = 0
+    num_values: int = 0
+    instruction_chains: list[InstructionChain] | None = None
+    # The chain run by every execute().
+    main_chain: int = 0
+    # A chain run once at load time (e.g. to initialise buffers); -1: none.
+    init_chain: int = -1
+    input_map: list[SlotRef] | None = None
+    output_map: list[SlotRef] | None = None
+    mutable_buffer_map: list[SlotRef] | None = None
+    named_slots: list[NamedSlot] | None = None
+    tensor_meta: list[TensorMeta] | None = None
+
+
+# Every op. Append only: a member's position is its OpCode.
+OpNode = _typing.Union[
+    AddNode,
+    SubtractNode,
+    MultiplyNode,
+    DivideNode,
+    PowerNode,
+    MaximumNode,
+    MinimumNode,
+    EqualNode,
+    NotEqualNode,
+    LessNode,
+    LessEqualNode,
+    GreaterNode,
+    GreaterEqualNode,
+    LogicalAndNode,
+    LogicalOrNode,
+    NegNode,
+    AbsNode,
+    ExpNode,
+    LogNode,
+    SqrtNode,
+    RsqrtNode,
+    SinNode,
+    CosNode,
+    TanhNode,
+    SigmoidNode,
+    ErfNode,
+    FloorNode,
+    CeilNode,
+    RoundNode,
+    ReciprocalNode,
+    LogicalNotNode,
+    ReluNode,
+    SiluNode,
+    GeluNode,
+    LeakyReluNode,
+    ClipNode,
+    WhereNode,
+    AsTypeNode,
+    CopyNode,
+    SumNode,
+    MeanNode,
+    MaxNode,
+    MinNode,
+    ProdNode,
+    AnyNode,
+    AllNode,
+    VarNode,
+    StdNode,
+    ArgMaxNode,
+    ArgMinNode,
+    CumSumNode,
+    SoftmaxNode,
+    LogSoftmaxNode,
+    LinearNode,
+    AddmmNode,
+    MatmulNode,
+    LayerNormNode,
+    RmsNormNode,
+    ConvNode,
+    ScaledDotProductAttentionNode,
+    ReshapeNode,
+    TransposeNode,
+    ExpandDimsNode,
+    SqueezeNode,
+    BroadcastToNode,
+    SliceNode,
+    SelectNode,
+    ConcatenateNode,
+    StackNode,
+    SplitNode,
+    TileNode,
+    FlipNode,
+    PadNode,
+    TrilNode,
+    TriuNode,
+    TakeNode,
+    TakeAlongAxisNode,
+    IndexNode,
+    ScatterAddNode,
+    SliceUpdateNode,
+    ArangeNode,
+    FullNode,
+    FullLikeNode,
+    SymSizeNode,
+    ItemNode,
+    IntBinaryNode,
+]
+
+
+class OpNodeType(_enum.IntEnum):
+    """Discriminants of union mlxd.ir.OpNode."""
+
+    NONE = 0
+    AddNode = 1
+    SubtractNode = 2
+    MultiplyNode = 3
+    DivideNode = 4
+    PowerNode = 5
+    MaximumNode = 6
+    MinimumNode = 7
+    EqualNode = 8
+    NotEqualNode = 9
+    LessNode = 10
+    LessEqualNode = 11
+    GreaterNode = 12
+    GreaterEqualNode = 13
+    LogicalAndNode = 14
+    LogicalOrNode = 15
+    NegNode = 16
+    AbsNode = 17
+    ExpNode = 18
+    LogNode = 19
+    SqrtNode = 20
+    RsqrtNode = 21
+    SinNode = 22
+    CosNode = 23
+    TanhNode = 24
+    SigmoidNode = 25
+    ErfNode = 26
+    FloorNode = 27
+    CeilNode = 28
+    RoundNode = 29
+    ReciprocalNode = 30
+    LogicalNotNode = 31
+    ReluNode = 32
+    SiluNode = 33
+    GeluNode = 34
+    LeakyReluNode = 35
+    ClipNode = 36
+    WhereNode = 37
+    AsTypeNode = 38
+    CopyNode = 39
+    SumNode = 40
+    MeanNode = 41
+    MaxNode = 42
+    MinNode = 43
+    ProdNode = 44
+    AnyNode = 45
+    AllNode = 46
+    VarNode = 47
+    StdNode = 48
+    ArgMaxNode = 49
+    ArgMinNode = 50
+    CumSumNode = 51
+    SoftmaxNode = 52
+    LogSoftmaxNode = 53
+    LinearNode = 54
+    AddmmNode = 55
+    MatmulNode = 56
+    LayerNormNode = 57
+    RmsNormNode = 58
+    ConvNode = 59
+    ScaledDotProductAttentionNode = 60
+    ReshapeNode = 61
+    TransposeNode = 62
+    ExpandDimsNode = 63
+    SqueezeNode = 64
+    BroadcastToNode = 65
+    SliceNode = 66
+    SelectNode = 67
+    ConcatenateNode = 68
+    StackNode = 69
+    SplitNode = 70
+    TileNode = 71
+    FlipNode = 72
+    PadNode = 73
+    TrilNode = 74
+    TriuNode = 75
+    TakeNode = 76
+    TakeAlongAxisNode = 77
+    IndexNode = 78
+    ScatterAddNode = 79
+    SliceUpdateNode = 80
+    ArangeNode = 81
+    FullNode = 82
+    FullLikeNode = 83
+    SymSizeNode = 84
+    ItemNode = 85
+    IntBinaryNode = 86
+
+
+# member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
+OpNode_TYPES: dict[type, OpNodeType] = {
+    AddNode: OpNodeType.AddNode,
+    SubtractNode: OpNodeType.SubtractNode,
+    MultiplyNode: OpNodeType.MultiplyNode,
+    DivideNode: OpNodeType.DivideNode,
+    PowerNode: OpNodeType.PowerNode,
+    MaximumNode: OpNodeType.MaximumNode,
+    MinimumNode: OpNodeType.MinimumNode,
+    EqualNode: OpNodeType.EqualNode,
+    NotEqualNode: OpNodeType.NotEqualNode,
+    LessNode: OpNodeType.LessNode,
+    LessEqualNode: OpNodeType.LessEqualNode,
+    GreaterNode: OpNodeType.GreaterNode,
+    GreaterEqualNode: OpNodeType.GreaterEqualNode,
+    LogicalAndNode: OpNodeType.LogicalAndNode,
+    LogicalOrNode: OpNodeType.LogicalOrNode,
+    NegNode: OpNodeType.NegNode,
+    AbsNode: OpNodeType.AbsNode,
+    ExpNode: OpNodeType.ExpNode,
+    LogNode: OpNodeType.LogNode,
+    SqrtNode: OpNodeType.SqrtNode,
+    RsqrtNode: OpNodeType.RsqrtNode,
+    SinNode: OpNodeType.SinNode,
+    CosNode: OpNodeType.CosNode,
+    TanhNode: OpNodeType.TanhNode,
+    SigmoidNode: OpNodeType.SigmoidNode,
+    ErfNode: OpNodeType.ErfNode,
+    FloorNode: OpNodeType.FloorNode,
+    CeilNode: OpNodeType.CeilNode,
+    RoundNode: OpNodeType.RoundNode,
+    ReciprocalNode: OpNodeType.ReciprocalNode,
+    LogicalNotNode: OpNodeType.LogicalNotNode,
+    ReluNode: OpNodeType.ReluNode,
+    SiluNode: OpNodeType.SiluNode,
+    GeluNode: OpNodeType.GeluNode,
+    LeakyReluNode: OpNodeType.LeakyReluNode,
+    ClipNode: OpNodeType.ClipNode,
+    WhereNode: OpNodeType.WhereNode,
+    AsTypeNode: OpNodeType.AsTypeNode,
+    CopyNode: OpNodeType.CopyNode,
+    SumNode: OpNodeType.SumNode,
+    MeanNode: OpNodeType.MeanNode,
+    MaxNode: OpNodeType.MaxNode,
+    MinNode: OpNodeType.MinNode,
+    ProdNode: OpNodeType.ProdNode,
+    AnyNode: OpNodeType.AnyNode,
+    AllNode: OpNodeType.AllNode,
+    VarNode: OpNodeType.VarNode,
+    StdNode: OpNodeType.StdNode,
+    ArgMaxNode: OpNodeType.ArgMaxNode,
+    ArgMinNode: OpNodeType.ArgMinNode,
+    CumSumNode: OpNodeType.CumSumNode,
+    SoftmaxNode: OpNodeType.SoftmaxNode,
+    LogSoftmaxNode: OpNodeType.LogSoftmaxNode,
+    LinearNode: OpNodeType.LinearNode,
+    AddmmNode: OpNodeType.AddmmNode,
+    MatmulNode: OpNodeType.MatmulNode,
+    LayerNormNode: OpNodeType.LayerNormNode,
+    RmsNormNode: OpNodeType.RmsNormNode,
+    ConvNode: OpNodeType.ConvNode,
+    ScaledDotProductAttentionNode: OpNodeType.ScaledDotProductAttentionNode,
+    ReshapeNode: OpNodeType.ReshapeNode,
+    TransposeNode: OpNodeType.TransposeNode,
+    ExpandDimsNode: OpNodeType.ExpandDimsNode,
+    SqueezeNode: OpNodeType.SqueezeNode,
+    BroadcastToNode: OpNodeType.BroadcastToNode,
+    SliceNode: OpNodeType.SliceNode,
+    SelectNode: OpNodeType.SelectNode,
+    ConcatenateNode: OpNodeType.ConcatenateNode,
+    StackNode: OpNodeType.StackNode,
+    SplitNode: OpNodeType.SplitNode,
+    TileNode: OpNodeType.TileNode,
+    FlipNode: OpNodeType.FlipNode,
+    PadNode: OpNodeType.PadNode,
+    TrilNode: OpNodeType.TrilNode,
+    TriuNode: OpNodeType.TriuNode,
+    TakeNode: OpNodeType.TakeNode,
+    TakeAlongAxisNode: OpNodeType.TakeAlongAxisNode,
+    IndexNode: OpNodeType.IndexNode,
+    ScatterAddNode: OpNodeType.ScatterAddNode,
+    SliceUpdateNode: OpNodeType.SliceUpdateNode,
+    ArangeNode: OpNodeType.ArangeNode,
+    FullNode: OpNodeType.FullNode,
+    FullLikeNode: OpNodeType.FullLikeNode,
+    SymSizeNode: OpNodeType.SymSizeNode,
+    ItemNode: OpNodeType.ItemNode,
+    IntBinaryNode: OpNodeType.IntBinaryNode,
+}
+
+
+def _scalars(builder, fmt, size, alignment, values):
+    """A vector of scalars; `values` is a sequence of numbers, or a bytes-like
+    object holding the little-endian elements."""
+    if isinstance(values, (bytes, bytearray, memoryview)):
+        data = bytes(values)
+        if len(data) % size:
+            raise ValueError(
+                "%d bytes is not a whole number of %d-byte elements" % (len(data), size)
+            )
+        count = len(data) // size
+    else:
+        count = len(values)
+        data = _struct.pack("<%d%s" % (count, fmt), *values)
+    builder.StartVector(size, count, alignment)
+    builder.head = builder.head - len(data)
+    builder.Bytes[builder.head : builder.head + len(data)] = data
+    return builder.EndVector()
+
+
+def _offsets(builder, offsets):
+    """A vector of offsets to already written strings, tables or unions."""
+    builder.StartVector(4, len(offsets), 4)
+    for offset in reversed(offsets):
+        builder.PrependUOffsetTRelative(offset)
+    return builder.EndVector()
+
+
+def _union_type(types, explicit, value, where):
+    """The discriminant of a union value: `explicit` if given, else from the
+    value's class."""
+    if explicit is not None:
+        return explicit
+    kind = types.get(type(value))
+    if kind is not None:
+        return kind
+    for cls, kind in types.items():
+        if isinstance(value, cls):
+            return kind
+    raise TypeError("%s: %s is not a member of the union" % (where, type(value).__name__))
+
+
+def _check_member(value, cls, where):
+    if not isinstance(value, cls):
+        raise TypeError("%s takes a %s, not %s" % (where, cls.__name__, type(value).__name__))
+
+
+def _check_length(values, length, where):
+    if len(values) != length:
+        raise ValueError("%s: expected %d elements, got %d" % (where, length, len(values)))
+
+
+class Builders:
+    """Serializer mixin: one method per table (`build_<Table>`), struct
+    (`write_<Struct>`) and union (`build_<Union>`). Each takes the
+    `flatbuffers.Builder` to write into and returns the offset of what it wrote;
+    nested values go through `self`, so a subclass may override any of them."""
+
+    def write_Tid(self, builder, obj):
+        """Prepend struct mlxd.ir.Tid inline; returns its offset."""
+        builder.Prep(4, 4)
+        builder.PrependUint32(obj.idx)
+        return builder.Offset()
+
+    def write_Vid(self, builder, obj):
+        """Prepend struct mlxd.ir.Vid inline; returns its offset."""
+        builder.Prep(4, 4)
+        builder.PrependUint32(obj.idx)
+        return builder.Offset()
+
+    def build_IntOrVid(self, builder, obj):
+        """Write table mlxd.ir.IntOrVid; returns its offset."""
+        builder.StartObject(2)
+        builder.PrependInt64Slot(0, obj.literal, 0)
+        if obj.vid is not None:
+            self.write_Vid(builder, obj.vid)
+            builder.Slot(1)
+        return builder.EndObject()
+
+    def build_FloatOrVid(self, builder, obj):
+        """Write table mlxd.ir.FloatOrVid; returns its offset."""
+        builder.StartObject(2)
+        builder.PrependFloat64Slot(0, obj.literal, 0.0)
+        if obj.vid is not None:
+            self.write_Vid(builder, obj.vid)
+            builder.Slot(1)
+        return builder.EndObject()
+
+    def build_TidOrVid(self, builder, obj):
+        """Write table mlxd.ir.TidOrVid; returns its offset."""
+        builder.StartObject(2)
+        if obj.tid is not None:
+            self.write_Tid(builder, obj.tid)
+            builder.Slot(0)
+        if obj.vid is not None:
+            self.write_Vid(builder, obj.vid)
+            builder.Slot(1)
+        return builder.EndObject()
+
+    def write_SlotRef(self, builder, obj):
+        """Prepend struct mlxd.ir.SlotRef inline; returns its offset."""
+        builder.Prep(4, 8)
+        builder.PrependUint32(obj.idx)
+        builder.Pad(3)
+        builder.PrependUint8(obj.kind)
+        return builder.Offset()
+
+    def build_TensorMeta(self, builder, obj):
+        """Write table mlxd.ir.TensorMeta; returns its offset."""
+        o0 = (
+            None
+            if obj.shape is None
+            else _offsets(builder, [self.build_IntOrVid(builder, x) for x in obj.shape])
+        )
+        builder.StartObject(2)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        builder.PrependInt8Slot(1, obj.dtype, 0)
+        return builder.EndObject()
+
+    def build_NamedSlot(self, builder, obj):
+        """Write table mlxd.ir.NamedSlot; returns its offset."""
+        if obj.name is None:
+            raise ValueError("mlxd.ir.NamedSlot.name is required")
+        o0 = None if obj.name is None else builder.CreateString(obj.name)
+        if obj.slot is None:
+            raise ValueError("mlxd.ir.NamedSlot.slot is required")
+        builder.StartObject(2)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        self.write_Tid(builder, obj.slot)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_AddNode(self, builder, obj):
+        """Write table mlxd.ir.AddNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.AddNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.AddNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AddNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_SubtractNode(self, builder, obj):
+        """Write table mlxd.ir.SubtractNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.SubtractNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.SubtractNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SubtractNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_MultiplyNode(self, builder, obj):
+        """Write table mlxd.ir.MultiplyNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.MultiplyNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.MultiplyNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MultiplyNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_DivideNode(self, builder, obj):
+        """Write table mlxd.ir.DivideNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.DivideNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.DivideNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.DivideNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        builder.PrependInt8Slot(3, obj.rounding, 0)
+        return builder.EndObject()
+
+    def build_PowerNode(self, builder, obj):
+        """Write table mlxd.ir.PowerNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.PowerNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.PowerNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.PowerNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_MaximumNode(self, builder, obj):
+        """Write table mlxd.ir.MaximumNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.MaximumNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.MaximumNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MaximumNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_MinimumNode(self, builder, obj):
+        """Write table mlxd.ir.MinimumNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.MinimumNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.MinimumNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MinimumNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_EqualNode(self, builder, obj):
+        """Write table mlxd.ir.EqualNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.EqualNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.EqualNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.EqualNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_NotEqualNode(self, builder, obj):
+        """Write table mlxd.ir.NotEqualNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.NotEqualNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.NotEqualNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.NotEqualNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LessNode(self, builder, obj):
+        """Write table mlxd.ir.LessNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.LessNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.LessNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LessNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LessEqualNode(self, builder, obj):
+        """Write table mlxd.ir.LessEqualNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.LessEqualNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.LessEqualNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LessEqualNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_GreaterNode(self, builder, obj):
+        """Write table mlxd.ir.GreaterNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.GreaterNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.GreaterNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.GreaterNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_GreaterEqualNode(self, builder, obj):
+        """Write table mlxd.ir.GreaterEqualNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.GreaterEqualNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.GreaterEqualNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.GreaterEqualNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LogicalAndNode(self, builder, obj):
+        """Write table mlxd.ir.LogicalAndNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.LogicalAndNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.LogicalAndNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogicalAndNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LogicalOrNode(self, builder, obj):
+        """Write table mlxd.ir.LogicalOrNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.LogicalOrNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.LogicalOrNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogicalOrNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_NegNode(self, builder, obj):
+        """Write table mlxd.ir.NegNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.NegNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.NegNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_AbsNode(self, builder, obj):
+        """Write table mlxd.ir.AbsNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.AbsNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AbsNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ExpNode(self, builder, obj):
+        """Write table mlxd.ir.ExpNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ExpNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ExpNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_LogNode(self, builder, obj):
+        """Write table mlxd.ir.LogNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LogNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SqrtNode(self, builder, obj):
+        """Write table mlxd.ir.SqrtNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SqrtNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SqrtNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_RsqrtNode(self, builder, obj):
+        """Write table mlxd.ir.RsqrtNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.RsqrtNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.RsqrtNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SinNode(self, builder, obj):
+        """Write table mlxd.ir.SinNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SinNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SinNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_CosNode(self, builder, obj):
+        """Write table mlxd.ir.CosNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.CosNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.CosNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_TanhNode(self, builder, obj):
+        """Write table mlxd.ir.TanhNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TanhNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TanhNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SigmoidNode(self, builder, obj):
+        """Write table mlxd.ir.SigmoidNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SigmoidNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SigmoidNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ErfNode(self, builder, obj):
+        """Write table mlxd.ir.ErfNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ErfNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ErfNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_FloorNode(self, builder, obj):
+        """Write table mlxd.ir.FloorNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.FloorNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.FloorNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_CeilNode(self, builder, obj):
+        """Write table mlxd.ir.CeilNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.CeilNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.CeilNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_RoundNode(self, builder, obj):
+        """Write table mlxd.ir.RoundNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.RoundNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.RoundNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.decimals, 0)
+        return builder.EndObject()
+
+    def build_ReciprocalNode(self, builder, obj):
+        """Write table mlxd.ir.ReciprocalNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ReciprocalNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ReciprocalNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_LogicalNotNode(self, builder, obj):
+        """Write table mlxd.ir.LogicalNotNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LogicalNotNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogicalNotNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ReluNode(self, builder, obj):
+        """Write table mlxd.ir.ReluNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ReluNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ReluNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SiluNode(self, builder, obj):
+        """Write table mlxd.ir.SiluNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SiluNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SiluNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_GeluNode(self, builder, obj):
+        """Write table mlxd.ir.GeluNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.GeluNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.GeluNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt8Slot(2, obj.approximation, 0)
+        return builder.EndObject()
+
+    def build_LeakyReluNode(self, builder, obj):
+        """Write table mlxd.ir.LeakyReluNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LeakyReluNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LeakyReluNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependFloat32Slot(2, obj.negative_slope, 0.01)
+        return builder.EndObject()
+
+    def build_ClipNode(self, builder, obj):
+        """Write table mlxd.ir.ClipNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ClipNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ClipNode.out is required")
+        o2 = None if obj.min is None else self.build_TidOrVid(builder, obj.min)
+        o3 = None if obj.max is None else self.build_TidOrVid(builder, obj.max)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        if o3 is not None:
+            builder.PrependUOffsetTRelativeSlot(3, o3, 0)
+        return builder.EndObject()
+
+    def build_WhereNode(self, builder, obj):
+        """Write table mlxd.ir.WhereNode; returns its offset."""
+        if obj.condition is None:
+            raise ValueError("mlxd.ir.WhereNode.condition is required")
+        if obj.a is None:
+            raise ValueError("mlxd.ir.WhereNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.WhereNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.WhereNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.condition)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        return builder.EndObject()
+
+    def build_AsTypeNode(self, builder, obj):
+        """Write table mlxd.ir.AsTypeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.AsTypeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AsTypeNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt8Slot(2, obj.dtype, 0)
+        return builder.EndObject()
+
+    def build_CopyNode(self, builder, obj):
+        """Write table mlxd.ir.CopyNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.CopyNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.CopyNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SumNode(self, builder, obj):
+        """Write table mlxd.ir.SumNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SumNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SumNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_MeanNode(self, builder, obj):
+        """Write table mlxd.ir.MeanNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.MeanNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MeanNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_MaxNode(self, builder, obj):
+        """Write table mlxd.ir.MaxNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.MaxNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MaxNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_MinNode(self, builder, obj):
+        """Write table mlxd.ir.MinNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.MinNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MinNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_ProdNode(self, builder, obj):
+        """Write table mlxd.ir.ProdNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ProdNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ProdNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_AnyNode(self, builder, obj):
+        """Write table mlxd.ir.AnyNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.AnyNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AnyNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_AllNode(self, builder, obj):
+        """Write table mlxd.ir.AllNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.AllNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AllNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_VarNode(self, builder, obj):
+        """Write table mlxd.ir.VarNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.VarNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.VarNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependInt32Slot(4, obj.ddof, 1)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_StdNode(self, builder, obj):
+        """Write table mlxd.ir.StdNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.StdNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.StdNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependInt32Slot(4, obj.ddof, 1)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_ArgMaxNode(self, builder, obj):
+        """Write table mlxd.ir.ArgMaxNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArgMaxNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArgMaxNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if obj.axis is not None:
+            builder.PrependInt32Slot(2, obj.axis, None)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_ArgMinNode(self, builder, obj):
+        """Write table mlxd.ir.ArgMinNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArgMinNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArgMinNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if obj.axis is not None:
+            builder.PrependInt32Slot(2, obj.axis, None)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_CumSumNode(self, builder, obj):
+        """Write table mlxd.ir.CumSumNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.CumSumNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.CumSumNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, 0)
+        builder.PrependBoolSlot(3, obj.reverse, False)
+        return builder.EndObject()
+
+    def build_SoftmaxNode(self, builder, obj):
+        """Write table mlxd.ir.SoftmaxNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SoftmaxNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SoftmaxNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, -1)
+        return builder.EndObject()
+
+    def build_LogSoftmaxNode(self, builder, obj):
+        """Write table mlxd.ir.LogSoftmaxNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LogSoftmaxNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogSoftmaxNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, -1)
+        return builder.EndObject()
+
+    def build_LinearNode(self, builder, obj):
+        """Write table mlxd.ir.LinearNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LinearNode.x is required")
+        if obj.weight is None:
+            raise ValueError("mlxd.ir.LinearNode.weight is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LinearNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.weight)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        if obj.bias is not None:
+            self.write_Tid(builder, obj.bias)
+            builder.Slot(3)
+        return builder.EndObject()
+
+    def build_AddmmNode(self, builder, obj):
+        """Write table mlxd.ir.AddmmNode; returns its offset."""
+        if obj.bias is None:
+            raise ValueError("mlxd.ir.AddmmNode.bias is required")
+        if obj.mat1 is None:
+            raise ValueError("mlxd.ir.AddmmNode.mat1 is required")
+        if obj.mat2 is None:
+            raise ValueError("mlxd.ir.AddmmNode.mat2 is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AddmmNode.out is required")
+        builder.StartObject(6)
+        self.write_Tid(builder, obj.bias)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.mat1)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.mat2)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        builder.PrependFloat32Slot(4, obj.alpha, 1.0)
+        builder.PrependFloat32Slot(5, obj.beta, 1.0)
+        return builder.EndObject()
+
+    def build_MatmulNode(self, builder, obj):
+        """Write table mlxd.ir.MatmulNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.MatmulNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.MatmulNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.MatmulNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LayerNormNode(self, builder, obj):
+        """Write table mlxd.ir.LayerNormNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LayerNormNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LayerNormNode.out is required")
+        builder.StartObject(8)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if obj.weight is not None:
+            self.write_Tid(builder, obj.weight)
+            builder.Slot(2)
+        if obj.bias is not None:
+            self.write_Tid(builder, obj.bias)
+            builder.Slot(3)
+        builder.PrependFloat32Slot(4, obj.eps, 1e-05)
+        builder.PrependInt32Slot(5, obj.num_axes, 1)
+        if obj.mean_out is not None:
+            self.write_Tid(builder, obj.mean_out)
+            builder.Slot(6)
+        if obj.rstd_out is not None:
+            self.write_Tid(builder, obj.rstd_out)
+            builder.Slot(7)
+        return builder.EndObject()
+
+    def build_RmsNormNode(self, builder, obj):
+        """Write table mlxd.ir.RmsNormNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.RmsNormNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.RmsNormNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if obj.weight is not None:
+            self.write_Tid(builder, obj.weight)
+            builder.Slot(2)
+        builder.PrependFloat32Slot(3, obj.eps, 1e-06)
+        return builder.EndObject()
+
+    def build_ConvNode(self, builder, obj):
+        """Write table mlxd.ir.ConvNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ConvNode.x is required")
+        if obj.weight is None:
+            raise ValueError("mlxd.ir.ConvNode.weight is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ConvNode.out is required")
+        o4 = None if obj.stride is None else _scalars(builder, "i", 4, 4, obj.stride)
+        o5 = None if obj.padding is None else _scalars(builder, "i", 4, 4, obj.padding)
+        o6 = None if obj.dilation is None else _scalars(builder, "i", 4, 4, obj.dilation)
+        builder.StartObject(8)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.weight)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        if obj.bias is not None:
+            self.write_Tid(builder, obj.bias)
+            builder.Slot(3)
+        if o4 is not None:
+            builder.PrependUOffsetTRelativeSlot(4, o4, 0)
+        if o5 is not None:
+            builder.PrependUOffsetTRelativeSlot(5, o5, 0)
+        if o6 is not None:
+            builder.PrependUOffsetTRelativeSlot(6, o6, 0)
+        builder.PrependInt32Slot(7, obj.groups, 1)
+        return builder.EndObject()
+
+    def build_ScaledDotProductAttentionNode(self, builder, obj):
+        """Write table mlxd.ir.ScaledDotProductAttentionNode; returns its offset."""
+        if obj.q is None:
+            raise ValueError("mlxd.ir.ScaledDotProductAttentionNode.q is required")
+        if obj.k is None:
+            raise ValueError("mlxd.ir.ScaledDotProductAttentionNode.k is required")
+        if obj.v is None:
+            raise ValueError("mlxd.ir.ScaledDotProductAttentionNode.v is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ScaledDotProductAttentionNode.out is required")
+        builder.StartObject(7)
+        self.write_Tid(builder, obj.q)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.k)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.v)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        if obj.mask is not None:
+            self.write_Tid(builder, obj.mask)
+            builder.Slot(4)
+        builder.PrependFloat32Slot(5, obj.scale, 0.0)
+        builder.PrependBoolSlot(6, obj.causal, False)
+        return builder.EndObject()
+
+    def build_ReshapeNode(self, builder, obj):
+        """Write table mlxd.ir.ReshapeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ReshapeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ReshapeNode.out is required")
+        o2 = (
+            None
+            if obj.shape is None
+            else _offsets(builder, [self.build_IntOrVid(builder, x) for x in obj.shape])
+        )
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_TransposeNode(self, builder, obj):
+        """Write table mlxd.ir.TransposeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TransposeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TransposeNode.out is required")
+        o2 = None if obj.perm is None else _scalars(builder, "i", 4, 4, obj.perm)
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_ExpandDimsNode(self, builder, obj):
+        """Write table mlxd.ir.ExpandDimsNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ExpandDimsNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ExpandDimsNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_SqueezeNode(self, builder, obj):
+        """Write table mlxd.ir.SqueezeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SqueezeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SqueezeNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_BroadcastToNode(self, builder, obj):
+        """Write table mlxd.ir.BroadcastToNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.BroadcastToNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.BroadcastToNode.out is required")
+        o2 = (
+            None
+            if obj.shape is None
+            else _offsets(builder, [self.build_IntOrVid(builder, x) for x in obj.shape])
+        )
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_SliceNode(self, builder, obj):
+        """Write table mlxd.ir.SliceNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SliceNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SliceNode.out is required")
+        o3 = None if obj.start is None else self.build_IntOrVid(builder, obj.start)
+        o4 = None if obj.stop is None else self.build_IntOrVid(builder, obj.stop)
+        builder.StartObject(6)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, 0)
+        if o3 is not None:
+            builder.PrependUOffsetTRelativeSlot(3, o3, 0)
+        if o4 is not None:
+            builder.PrependUOffsetTRelativeSlot(4, o4, 0)
+        builder.PrependInt32Slot(5, obj.step, 1)
+        return builder.EndObject()
+
+    def build_SelectNode(self, builder, obj):
+        """Write table mlxd.ir.SelectNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SelectNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SelectNode.out is required")
+        if obj.index is None:
+            raise ValueError("mlxd.ir.SelectNode.index is required")
+        o3 = None if obj.index is None else self.build_IntOrVid(builder, obj.index)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, 0)
+        if o3 is not None:
+            builder.PrependUOffsetTRelativeSlot(3, o3, 0)
+        return builder.EndObject()
+
+    def build_ConcatenateNode(self, builder, obj):
+        """Write table mlxd.ir.ConcatenateNode; returns its offset."""
+        if obj.inputs is None:
+            raise ValueError("mlxd.ir.ConcatenateNode.inputs is required")
+        o0 = None
+        if obj.inputs is not None:
+            builder.StartVector(4, len(obj.inputs), 4)
+            for x in reversed(obj.inputs):
+                self.write_Tid(builder, x)
+            o0 = builder.EndVector()
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ConcatenateNode.out is required")
+        builder.StartObject(3)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, 0)
+        return builder.EndObject()
+
+    def build_StackNode(self, builder, obj):
+        """Write table mlxd.ir.StackNode; returns its offset."""
+        if obj.inputs is None:
+            raise ValueError("mlxd.ir.StackNode.inputs is required")
+        o0 = None
+        if obj.inputs is not None:
+            builder.StartVector(4, len(obj.inputs), 4)
+            for x in reversed(obj.inputs):
+                self.write_Tid(builder, x)
+            o0 = builder.EndVector()
+        if obj.out is None:
+            raise ValueError("mlxd.ir.StackNode.out is required")
+        builder.StartObject(3)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, 0)
+        return builder.EndObject()
+
+    def build_SplitNode(self, builder, obj):
+        """Write table mlxd.ir.SplitNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SplitNode.x is required")
+        if obj.outs is None:
+            raise ValueError("mlxd.ir.SplitNode.outs is required")
+        o1 = None
+        if obj.outs is not None:
+            builder.StartVector(4, len(obj.outs), 4)
+            for x in reversed(obj.outs):
+                self.write_Tid(builder, x)
+            o1 = builder.EndVector()
+        o2 = None if obj.sizes is None else _scalars(builder, "i", 4, 4, obj.sizes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependInt32Slot(3, obj.axis, 0)
+        return builder.EndObject()
+
+    def build_TileNode(self, builder, obj):
+        """Write table mlxd.ir.TileNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TileNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TileNode.out is required")
+        o2 = None if obj.reps is None else _scalars(builder, "i", 4, 4, obj.reps)
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_FlipNode(self, builder, obj):
+        """Write table mlxd.ir.FlipNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.FlipNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.FlipNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_PadNode(self, builder, obj):
+        """Write table mlxd.ir.PadNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.PadNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.PadNode.out is required")
+        o2 = None if obj.pad is None else _scalars(builder, "i", 4, 4, obj.pad)
+        builder.StartObject(4)
+        builder.PrependFloat64Slot(3, obj.value, 0.0)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        return builder.EndObject()
+
+    def build_TrilNode(self, builder, obj):
+        """Write table mlxd.ir.TrilNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TrilNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TrilNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.k, 0)
+        return builder.EndObject()
+
+    def build_TriuNode(self, builder, obj):
+        """Write table mlxd.ir.TriuNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TriuNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TriuNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.k, 0)
+        return builder.EndObject()
+
+    def build_TakeNode(self, builder, obj):
+        """Write table mlxd.ir.TakeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TakeNode.x is required")
+        if obj.indices is None:
+            raise ValueError("mlxd.ir.TakeNode.indices is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TakeNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.indices)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        builder.PrependInt32Slot(3, obj.axis, 0)
+        return builder.EndObject()
+
+    def build_TakeAlongAxisNode(self, builder, obj):
+        """Write table mlxd.ir.TakeAlongAxisNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TakeAlongAxisNode.x is required")
+        if obj.indices is None:
+            raise ValueError("mlxd.ir.TakeAlongAxisNode.indices is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TakeAlongAxisNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.indices)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        builder.PrependInt32Slot(3, obj.axis, 0)
+        return builder.EndObject()
+
+    def build_IndexNode(self, builder, obj):
+        """Write table mlxd.ir.IndexNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.IndexNode.x is required")
+        if obj.indices is None:
+            raise ValueError("mlxd.ir.IndexNode.indices is required")
+        o1 = None
+        if obj.indices is not None:
+            builder.StartVector(4, len(obj.indices), 4)
+            for x in reversed(obj.indices):
+                self.write_Tid(builder, x)
+            o1 = builder.EndVector()
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IndexNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_ScatterAddNode(self, builder, obj):
+        """Write table mlxd.ir.ScatterAddNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ScatterAddNode.x is required")
+        if obj.indices is None:
+            raise ValueError("mlxd.ir.ScatterAddNode.indices is required")
+        if obj.updates is None:
+            raise ValueError("mlxd.ir.ScatterAddNode.updates is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ScatterAddNode.out is required")
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.indices)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.updates)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        builder.PrependInt32Slot(4, obj.axis, 0)
+        return builder.EndObject()
+
+    def build_SliceUpdateNode(self, builder, obj):
+        """Write table mlxd.ir.SliceUpdateNode; returns its offset."""
+        if obj.target is None:
+            raise ValueError("mlxd.ir.SliceUpdateNode.target is required")
+        if obj.update is None:
+            raise ValueError("mlxd.ir.SliceUpdateNode.update is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SliceUpdateNode.out is required")
+        if obj.start is None:
+            raise ValueError("mlxd.ir.SliceUpdateNode.start is required")
+        o4 = None if obj.start is None else self.build_IntOrVid(builder, obj.start)
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.target)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.update)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        builder.PrependInt32Slot(3, obj.axis, 0)
+        if o4 is not None:
+            builder.PrependUOffsetTRelativeSlot(4, o4, 0)
+        return builder.EndObject()
+
+    def build_ArangeNode(self, builder, obj):
+        """Write table mlxd.ir.ArangeNode; returns its offset."""
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArangeNode.out is required")
+        o1 = None if obj.start is None else self.build_FloatOrVid(builder, obj.start)
+        if obj.stop is None:
+            raise ValueError("mlxd.ir.ArangeNode.stop is required")
+        o2 = None if obj.stop is None else self.build_FloatOrVid(builder, obj.stop)
+        o3 = None if obj.step is None else self.build_FloatOrVid(builder, obj.step)
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(0)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        if o3 is not None:
+            builder.PrependUOffsetTRelativeSlot(3, o3, 0)
+        builder.PrependInt8Slot(4, obj.dtype, 0)
+        return builder.EndObject()
+
+    def build_FullNode(self, builder, obj):
+        """Write table mlxd.ir.FullNode; returns its offset."""
+        if obj.out is None:
+            raise ValueError("mlxd.ir.FullNode.out is required")
+        o1 = (
+            None
+            if obj.shape is None
+            else _offsets(builder, [self.build_IntOrVid(builder, x) for x in obj.shape])
+        )
+        if obj.value is None:
+            raise ValueError("mlxd.ir.FullNode.value is required")
+        o2 = None if obj.value is None else self.build_FloatOrVid(builder, obj.value)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(0)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependInt8Slot(3, obj.dtype, 0)
+        return builder.EndObject()
+
+    def build_FullLikeNode(self, builder, obj):
+        """Write table mlxd.ir.FullLikeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.FullLikeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.FullLikeNode.out is required")
+        builder.StartObject(4)
+        builder.PrependFloat64Slot(2, obj.value, 0.0)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if obj.dtype is not None:
+            builder.PrependInt8Slot(3, obj.dtype, None)
+        return builder.EndObject()
+
+    def build_SymSizeNode(self, builder, obj):
+        """Write table mlxd.ir.SymSizeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SymSizeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SymSizeNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        builder.PrependInt32Slot(1, obj.dim, 0)
+        self.write_Vid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_ItemNode(self, builder, obj):
+        """Write table mlxd.ir.ItemNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ItemNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ItemNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Vid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_IntBinaryNode(self, builder, obj):
+        """Write table mlxd.ir.IntBinaryNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.IntBinaryNode.a is required")
+        o1 = None if obj.a is None else self.build_IntOrVid(builder, obj.a)
+        if obj.b is None:
+            raise ValueError("mlxd.ir.IntBinaryNode.b is required")
+        o2 = None if obj.b is None else self.build_IntOrVid(builder, obj.b)
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IntBinaryNode.out is required")
+        builder.StartObject(4)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        self.write_Vid(builder, obj.out)
+        builder.Slot(3)
+        builder.PrependInt8Slot(0, obj.op, 0)
+        return builder.EndObject()
+
+    def build_OpNode(self, builder, kind, value):
+        """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
+        returns its offset."""
+        if kind == 1:
+            _check_member(value, AddNode, "mlxd.ir.OpNode.AddNode")
+            return self.build_AddNode(builder, value)
+        if kind == 2:
+            _check_member(value, SubtractNode, "mlxd.ir.OpNode.SubtractNode")
+            return self.build_SubtractNode(builder, value)
+        if kind == 3:
+            _check_member(value, MultiplyNode, "mlxd.ir.OpNode.MultiplyNode")
+            return self.build_MultiplyNode(builder, value)
+        if kind == 4:
+            _check_member(value, DivideNode, "mlxd.ir.OpNode.DivideNode")
+            return self.build_DivideNode(builder, value)
+        if kind == 5:
+            _check_member(value, PowerNode, "mlxd.ir.OpNode.PowerNode")
+            return self.build_PowerNode(builder, value)
+        if kind == 6:
+            _check_member(value, MaximumNode, "mlxd.ir.OpNode.MaximumNode")
+            return self.build_MaximumNode(builder, value)
+        if kind == 7:
+            _check_member(value, MinimumNode, "mlxd.ir.OpNode.MinimumNode")
+            return self.build_MinimumNode(builder, value)
+        if kind == 8:
+            _check_member(value, EqualNode, "mlxd.ir.OpNode.EqualNode")
+            return self.build_EqualNode(builder, value)
+        if kind == 9:
+            _check_member(value, NotEqualNode, "mlxd.ir.OpNode.NotEqualNode")
+            return self.build_NotEqualNode(builder, value)
+        if kind == 10:
+            _check_member(value, LessNode, "mlxd.ir.OpNode.LessNode")
+            return self.build_LessNode(builder, value)
+        if kind == 11:
+            _check_member(value, LessEqualNode, "mlxd.ir.OpNode.LessEqualNode")
+            return self.build_LessEqualNode(builder, value)
+        if kind == 12:
+            _check_member(value, GreaterNode, "mlxd.ir.OpNode.GreaterNode")
+            return self.build_GreaterNode(builder, value)
+        if kind == 13:
+            _check_member(value, GreaterEqualNode, "mlxd.ir.OpNode.GreaterEqualNode")
+            return self.build_GreaterEqualNode(builder, value)
+        if kind == 14:
+            _check_member(value, LogicalAndNode, "mlxd.ir.OpNode.LogicalAndNode")
+            return self.build_LogicalAndNode(builder, value)
+        if kind == 15:
+            _check_member(value, LogicalOrNode, "mlxd.ir.OpNode.LogicalOrNode")
+            return self.build_LogicalOrNode(builder, value)
+        if kind == 16:
+            _check_member(value, NegNode, "mlxd.ir.OpNode.NegNode")
+            return self.build_NegNode(builder, value)
+        if kind == 17:
+            _check_member(value, AbsNode, "mlxd.ir.OpNode.AbsNode")
+            return self.build_AbsNode(builder, value)
+        if kind == 18:
+            _check_member(value, ExpNode, "mlxd.ir.OpNode.ExpNode")
+            return self.build_ExpNode(builder, value)
+        if kind == 19:
+            _check_member(value, LogNode, "mlxd.ir.OpNode.LogNode")
+            return self.build_LogNode(builder, value)
+        if kind == 20:
+            _check_member(value, SqrtNode, "mlxd.ir.OpNode.SqrtNode")
+            return self.build_SqrtNode(builder, value)
+        if kind == 21:
+            _check_member(value, RsqrtNode, "mlxd.ir.OpNode.RsqrtNode")
+            return self.build_RsqrtNode(builder, value)
+        if kind == 22:
+            _check_member(value, SinNode, "mlxd.ir.OpNode.SinNode")
+            return self.build_SinNode(builder, value)
+        if kind == 23:
+            _check_member(value, CosNode, "mlxd.ir.OpNode.CosNode")
+            return self.build_CosNode(builder, value)
+        if kind == 24:
+            _check_member(value, TanhNode, "mlxd.ir.OpNode.TanhNode")
+            return self.build_TanhNode(builder, value)
+        if kind == 25:
+            _check_member(value, SigmoidNode, "mlxd.ir.OpNode.SigmoidNode")
+            return self.build_SigmoidNode(builder, value)
+        if kind == 26:
+            _check_member(value, ErfNode, "mlxd.ir.OpNode.ErfNode")
+            return self.build_ErfNode(builder, value)
+        if kind == 27:
+            _check_member(value, FloorNode, "mlxd.ir.OpNode.FloorNode")
+            return self.build_FloorNode(builder, value)
+        if kind == 28:
+            _check_member(value, CeilNode, "mlxd.ir.OpNode.CeilNode")
+            return self.build_CeilNode(builder, value)
+        if kind == 29:
+            _check_member(value, RoundNode, "mlxd.ir.OpNode.RoundNode")
+            return self.build_RoundNode(builder, value)
+        if kind == 30:
+            _check_member(value, ReciprocalNode, "mlxd.ir.OpNode.ReciprocalNode")
+            return self.build_ReciprocalNode(builder, value)
+        if kind == 31:
+            _check_member(value, LogicalNotNode, "mlxd.ir.OpNode.LogicalNotNode")
+            return self.build_LogicalNotNode(builder, value)
+        if kind == 32:
+            _check_member(value, ReluNode, "mlxd.ir.OpNode.ReluNode")
+            return self.build_ReluNode(builder, value)
+        if kind == 33:
+            _check_member(value, SiluNode, "mlxd.ir.OpNode.SiluNode")
+            return self.build_SiluNode(builder, value)
+        if kind == 34:
+            _check_member(value, GeluNode, "mlxd.ir.OpNode.GeluNode")
+            return self.build_GeluNode(builder, value)
+        if kind == 35:
+            _check_member(value, LeakyReluNode, "mlxd.ir.OpNode.LeakyReluNode")
+            return self.build_LeakyReluNode(builder, value)
+        if kind == 36:
+            _check_member(value, ClipNode, "mlxd.ir.OpNode.ClipNode")
+            return self.build_ClipNode(builder, value)
+        if kind == 37:
+            _check_member(value, WhereNode, "mlxd.ir.OpNode.WhereNode")
+            return self.build_WhereNode(builder, value)
+        if kind == 38:
+            _check_member(value, AsTypeNode, "mlxd.ir.OpNode.AsTypeNode")
+            return self.build_AsTypeNode(builder, value)
+        if kind == 39:
+            _check_member(value, CopyNode, "mlxd.ir.OpNode.CopyNode")
+            return self.build_CopyNode(builder, value)
+        if kind == 40:
+            _check_member(value, SumNode, "mlxd.ir.OpNode.SumNode")
+            return self.build_SumNode(builder, value)
+        if kind == 41:
+            _check_member(value, MeanNode, "mlxd.ir.OpNode.MeanNode")
+            return self.build_MeanNode(builder, value)
+        if kind == 42:
+            _check_member(value, MaxNode, "mlxd.ir.OpNode.MaxNode")
+            return self.build_MaxNode(builder, value)
+        if kind == 43:
+            _check_member(value, MinNode, "mlxd.ir.OpNode.MinNode")
+            return self.build_MinNode(builder, value)
+        if kind == 44:
+            _check_member(value, ProdNode, "mlxd.ir.OpNode.ProdNode")
+            return self.build_ProdNode(builder, value)
+        if kind == 45:
+            _check_member(value, AnyNode, "mlxd.ir.OpNode.AnyNode")
+            return self.build_AnyNode(builder, value)
+        if kind == 46:
+            _check_member(value, AllNode, "mlxd.ir.OpNode.AllNode")
+            return self.build_AllNode(builder, value)
+        if kind == 47:
+            _check_member(value, VarNode, "mlxd.ir.OpNode.VarNode")
+            return self.build_VarNode(builder, value)
+        if kind == 48:
+            _check_member(value, StdNode, "mlxd.ir.OpNode.StdNode")
+            return self.build_StdNode(builder, value)
+        if kind == 49:
+            _check_member(value, ArgMaxNode, "mlxd.ir.OpNode.ArgMaxNode")
+            return self.build_ArgMaxNode(builder, value)
+        if kind == 50:
+            _check_member(value, ArgMinNode, "mlxd.ir.OpNode.ArgMinNode")
+            return self.build_ArgMinNode(builder, value)
+        if kind == 51:
+            _check_member(value, CumSumNode, "mlxd.ir.OpNode.CumSumNode")
+            return self.build_CumSumNode(builder, value)
+        if kind == 52:
+            _check_member(value, SoftmaxNode, "mlxd.ir.OpNode.SoftmaxNode")
+            return self.build_SoftmaxNode(builder, value)
+        if kind == 53:
+            _check_member(value, LogSoftmaxNode, "mlxd.ir.OpNode.LogSoftmaxNode")
+            return self.build_LogSoftmaxNode(builder, value)
+        if kind == 54:
+            _check_member(value, LinearNode, "mlxd.ir.OpNode.LinearNode")
+            return self.build_LinearNode(builder, value)
+        if kind == 55:
+            _check_member(value, AddmmNode, "mlxd.ir.OpNode.AddmmNode")
+            return self.build_AddmmNode(builder, value)
+        if kind == 56:
+            _check_member(value, MatmulNode, "mlxd.ir.OpNode.MatmulNode")
+            return self.build_MatmulNode(builder, value)
+        if kind == 57:
+            _check_member(value, LayerNormNode, "mlxd.ir.OpNode.LayerNormNode")
+            return self.build_LayerNormNode(builder, value)
+        if kind == 58:
+            _check_member(value, RmsNormNode, "mlxd.ir.OpNode.RmsNormNode")
+            return self.build_RmsNormNode(builder, value)
+        if kind == 59:
+            _check_member(value, ConvNode, "mlxd.ir.OpNode.ConvNode")
+            return self.build_ConvNode(builder, value)
+        if kind == 60:
+            _check_member(
+                value, ScaledDotProductAttentionNode, "mlxd.ir.OpNode.ScaledDotProductAttentionNode"
+            )
+            return self.build_ScaledDotProductAttentionNode(builder, value)
+        if kind == 61:
+            _check_member(value, ReshapeNode, "mlxd.ir.OpNode.ReshapeNode")
+            return self.build_ReshapeNode(builder, value)
+        if kind == 62:
+            _check_member(value, TransposeNode, "mlxd.ir.OpNode.TransposeNode")
+            return self.build_TransposeNode(builder, value)
+        if kind == 63:
+            _check_member(value, ExpandDimsNode, "mlxd.ir.OpNode.ExpandDimsNode")
+            return self.build_ExpandDimsNode(builder, value)
+        if kind == 64:
+            _check_member(value, SqueezeNode, "mlxd.ir.OpNode.SqueezeNode")
+            return self.build_SqueezeNode(builder, value)
+        if kind == 65:
+            _check_member(value, BroadcastToNode, "mlxd.ir.OpNode.BroadcastToNode")
+            return self.build_BroadcastToNode(builder, value)
+        if kind == 66:
+            _check_member(value, SliceNode, "mlxd.ir.OpNode.SliceNode")
+            return self.build_SliceNode(builder, value)
+        if kind == 67:
+            _check_member(value, SelectNode, "mlxd.ir.OpNode.SelectNode")
+            return self.build_SelectNode(builder, value)
+        if kind == 68:
+            _check_member(value, ConcatenateNode, "mlxd.ir.OpNode.ConcatenateNode")
+            return self.build_ConcatenateNode(builder, value)
+        if kind == 69:
+            _check_member(value, StackNode, "mlxd.ir.OpNode.StackNode")
+            return self.build_StackNode(builder, value)
+        if kind == 70:
+            _check_member(value, SplitNode, "mlxd.ir.OpNode.SplitNode")
+            return self.build_SplitNode(builder, value)
+        if kind == 71:
+            _check_member(value, TileNode, "mlxd.ir.OpNode.TileNode")
+            return self.build_TileNode(builder, value)
+        if kind == 72:
+            _check_member(value, FlipNode, "mlxd.ir.OpNode.FlipNode")
+            return self.build_FlipNode(builder, value)
+        if kind == 73:
+            _check_member(value, PadNode, "mlxd.ir.OpNode.PadNode")
+            return self.build_PadNode(builder, value)
+        if kind == 74:
+            _check_member(value, TrilNode, "mlxd.ir.OpNode.TrilNode")
+            return self.build_TrilNode(builder, value)
+        if kind == 75:
+            _check_member(value, TriuNode, "mlxd.ir.OpNode.TriuNode")
+            return self.build_TriuNode(builder, value)
+        if kind == 76:
+            _check_member(value, TakeNode, "mlxd.ir.OpNode.TakeNode")
+            return self.build_TakeNode(builder, value)
+        if kind == 77:
+            _check_member(value, TakeAlongAxisNode, "mlxd.ir.OpNode.TakeAlongAxisNode")
+            return self.build_TakeAlongAxisNode(builder, value)
+        if kind == 78:
+            _check_member(value, IndexNode, "mlxd.ir.OpNode.IndexNode")
+            return self.build_IndexNode(builder, value)
+        if kind == 79:
+            _check_member(value, ScatterAddNode, "mlxd.ir.OpNode.ScatterAddNode")
+            return self.build_ScatterAddNode(builder, value)
+        if kind == 80:
+            _check_member(value, SliceUpdateNode, "mlxd.ir.OpNode.SliceUpdateNode")
+            return self.build_SliceUpdateNode(builder, value)
+        if kind == 81:
+            _check_member(value, ArangeNode, "mlxd.ir.OpNode.ArangeNode")
+            return self.build_ArangeNode(builder, value)
+        if kind == 82:
+            _check_member(value, FullNode, "mlxd.ir.OpNode.FullNode")
+            return self.build_FullNode(builder, value)
+        if kind == 83:
+            _check_member(value, FullLikeNode, "mlxd.ir.OpNode.FullLikeNode")
+            return self.build_FullLikeNode(builder, value)
+        if kind == 84:
+            _check_member(value, SymSizeNode, "mlxd.ir.OpNode.SymSizeNode")
+            return self.build_SymSizeNode(builder, value)
+        if kind == 85:
+            _check_member(value, ItemNode, "mlxd.ir.OpNode.ItemNode")
+            return self.build_ItemNode(builder, value)
+        if kind == 86:
+            _check_member(value, IntBinaryNode, "mlxd.ir.OpNode.IntBinaryNode")
+            return self.build_IntBinaryNode(builder, value)
+        raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
+
+    def build_Instruction(self, builder, obj):
+        """Write table mlxd.ir.Instruction; returns its offset."""
+        if obj.op is None:
+            raise ValueError("mlxd.ir.Instruction.op is required")
+        t1 = _union_type(OpNode_TYPES, obj.op_type, obj.op, "mlxd.ir.Instruction.op")
+        o1 = self.build_OpNode(builder, t1, obj.op)
+        builder.StartObject(2)
+        if o1 is not None:
+            builder.PrependUint8Slot(0, t1, 0)
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        return builder.EndObject()
+
+    def build_InstructionChain(self, builder, obj):
+        """Write table mlxd.ir.InstructionChain; returns its offset."""
+        o0 = (
+            None
+            if obj.instructions is None
+            else _offsets(builder, [self.build_Instruction(builder, x) for x in obj.instructions])
+        )
+        builder.StartObject(1)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        return builder.EndObject()
+
+    def build_MLXGraph(self, builder, obj):
+        """Write table mlxd.ir.MLXGraph; returns its offset."""
+        o7 = (
+            None
+            if obj.instruction_chains is None
+            else _offsets(
+                builder, [self.build_InstructionChain(builder, x) for x in obj.instruction_chains]
+            )
+        )
+        o10 = None
+        if obj.input_map is not None:
+            builder.StartVector(8, len(obj.input_map), 4)
+            for x in reversed(obj.input_map):
+                self.write_SlotRef(builder, x)
+            o10 = builder.EndVector()
+        o11 = None
+        if obj.output_map is not None:
+            builder.StartVector(8, len(obj.output_map), 4)
+            for x in reversed(obj.output_map):
+                self.write_SlotRef(builder, x)
+            o11 = builder.EndVector()
+        o12 = None
+        if obj.mutable_buffer_map is not None:
+            builder.StartVector(8, len(obj.mutable_buffer_map), 4)
+            for x in reversed(obj.mutable_buffer_map):
+                self.write_SlotRef(builder, x)
+            o12 = builder.EndVector()
+        o13 = (
+            None
+            if obj.named_slots is None
+            else _offsets(builder, [self.build_NamedSlot(builder, x) for x in obj.named_slots])
+        )
+        o14 = (
+            None
+            if obj.tensor_meta is None
+            else _offsets(builder, [self.build_TensorMeta(builder, x) for x in obj.tensor_meta])
+        )
+        builder.StartObject(15)
+        builder.PrependUint32Slot(0, obj.version, 1)
+        builder.PrependUint32Slot(1, obj.num_constant_tensors, 0)
+        builder.PrependUint32Slot(2, obj.num_input_tensors, 0)
+        builder.PrependUint32Slot(3, obj.num_output_tensors, 0)
+        builder.PrependUint32Slot(4, obj.num_mutable_buffer_tensors, 0)
+        builder.PrependUint32Slot(5, obj.num_temp_tensors, 0)
+        builder.PrependUint32Slot(6, obj.num_values, 0)
+        if o7 is not None:
+            builder.PrependUOffsetTRelativeSlot(7, o7, 0)
+        builder.PrependUint32Slot(8, obj.main_chain, 0)
+        builder.PrependInt32Slot(9, obj.init_chain, -1)
+        if o10 is not None:
+            builder.PrependUOffsetTRelativeSlot(10, o10, 0)
+        if o11 is not None:
+            builder.PrependUOffsetTRelativeSlot(11, o11, 0)
+        if o12 is not None:
+            builder.PrependUOffsetTRelativeSlot(12, o12, 0)
+        if o13 is not None:
+            builder.PrependUOffsetTRelativeSlot(13, o13, 0)
+        if o14 is not None:
+            builder.PrependUOffsetTRelativeSlot(14, o14, 0)
+        return builder.EndObject()
+
+
+def encode(root, *, serializer=None, size_prefixed=False, force_defaults=False, initial_size=1024):
+    """Serialize `root`, a `MLXGraph` (the schema's root_type), to bytes, with
+    file identifier MLXG.
+
+    `serializer` is the `Builders` instance to use (default `Builders()`);
+    `force_defaults` writes scalars equal to their defaults too."""
+    if not isinstance(root, MLXGraph):
+        raise TypeError("encode() takes a MLXGraph, not %s" % (type(root).__name__,))
+    builder = _flatbuffers.Builder(initial_size)
+    builder.ForceDefaults(force_defaults)
+    offset = (Builders() if serializer is None else serializer).build_MLXGraph(builder, root)
+    if size_prefixed:
+        builder.FinishSizePrefixed(offset, FILE_IDENTIFIER)
+    else:
+        builder.Finish(offset, FILE_IDENTIFIER)
+    return bytes(builder.Output())

@@ -1,0 +1,104 @@
+"""Locating and loading the mlx-delegate host library (libmlx_delegate_host.so).
+
+The library is looked up at `$MLX_DELEGATE_HOST_LIB` when set, else in
+`build/runtime/` under the repository root (where `runtime_cpp/build.sh`
+puts it). It is loaded once per process with RTLD_GLOBAL, so that a backend
+it registers with ExecuTorch is visible to the executorch Python bindings.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import threading
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BUILD_DIR = REPO_ROOT / "build" / "runtime"
+HOST_LIB_NAME = "libmlx_delegate_host.dylib" if sys.platform == "darwin" else "libmlx_delegate_host.so"
+
+_lock = threading.Lock()
+_lib: ctypes.CDLL | None = None
+
+
+# int (*)(const char* name, int score, void* user_data)
+FILTER_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p)
+
+
+class HostLibraryNotFound(RuntimeError):
+    pass
+
+
+def host_library_path() -> Path:
+    env = os.environ.get("MLX_DELEGATE_HOST_LIB")
+    if env:
+        return Path(env)
+    return DEFAULT_BUILD_DIR / HOST_LIB_NAME
+
+
+def _declare(lib: ctypes.CDLL) -> None:
+    c_str = ctypes.c_char_p
+    c_str_array = ctypes.POINTER(ctypes.c_char_p)
+    sigs = {
+        "mlxd_last_error": (c_str, []),
+        "mlxd_host_info_json": (c_str, []),
+        "mlxd_load_all": (ctypes.c_int, [c_str_array, ctypes.c_int, c_str_array, ctypes.c_int]),
+        "mlxd_load_all_filtered": (
+            ctypes.c_int,
+            [c_str_array, ctypes.c_int, c_str_array, ctypes.c_int, FILTER_CALLBACK, ctypes.c_void_p],
+        ),
+        "mlxd_load": (ctypes.c_int, [c_str]),
+        "mlxd_load_best": (ctypes.c_int, [c_str]),
+        "mlxd_backends_json": (c_str, []),
+        "mlxd_report_json": (c_str, []),
+        "mlxd_search_paths_json": (c_str, []),
+        "mlxd_is_available": (ctypes.c_int, [ctypes.c_int]),
+        "mlxd_device_count": (ctypes.c_int, [ctypes.c_int]),
+        "mlxd_resolve_device_json": (c_str, [c_str]),
+        "mlxd_memory": (
+            ctypes.c_int,
+            [c_str, c_str, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)],
+        ),
+        "mlxd_run_builtin_f32": (
+            ctypes.c_int,
+            [
+                c_str,
+                c_str,
+                ctypes.c_void_p,
+                ctypes.c_void_p,
+                ctypes.c_void_p,
+                ctypes.c_int64,
+                ctypes.c_int64,
+                ctypes.c_int64,
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_double),
+            ],
+        ),
+    }
+    for name, (restype, argtypes) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def host_library() -> ctypes.CDLL:
+    """The loaded host library (loaded on first use)."""
+    global _lib
+    with _lock:
+        if _lib is None:
+            path = host_library_path()
+            if not path.is_file():
+                raise HostLibraryNotFound(
+                    f"mlx-delegate host library not found at {path}; build it with "
+                    f"runtime_cpp/build.sh or set MLX_DELEGATE_HOST_LIB"
+                )
+            lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+            _declare(lib)
+            _lib = lib
+        return _lib
+
+
+def last_error() -> str:
+    msg = host_library().mlxd_last_error()
+    return msg.decode() if msg else ""

@@ -1,0 +1,58 @@
+"""The registry of op handlers: ATen target -> function(builder, node)."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional
+
+Handler = Callable[["ProgramBuilder", "torch.fx.Node"], None]  # noqa: F821
+
+
+class HandlerRegistry:
+    def __init__(self) -> None:
+        self._handlers: dict[object, Handler] = {}
+        self._keep_whole: list[object] = []
+
+    def register(self, target: Iterable[object] | object, *, keep_whole: bool = False):
+        """Registers the decorated function for one or more targets. `keep_whole`
+        asks ExecuTorch not to decompose the op before partitioning (we lower it
+        as one node, e.g. linear or scaled_dot_product_attention)."""
+        targets = list(target) if isinstance(target, (list, tuple)) else [target]
+
+        def decorate(handler: Handler) -> Handler:
+            for t in targets:
+                if target_key(t) in self._handlers:
+                    raise ValueError(f"two handlers for {t}")
+                self._handlers[target_key(t)] = handler
+                if keep_whole:
+                    self._keep_whole.append(t)
+            return handler
+
+        return decorate
+
+    def lookup(self, target: object) -> Optional[Handler]:
+        _load_handlers()
+        return self._handlers.get(target_key(target))
+
+    def targets(self) -> list[object]:
+        _load_handlers()
+        return list(self._handlers)
+
+    def keep_whole(self) -> list[object]:
+        _load_handlers()
+        return list(self._keep_whole)
+
+
+def target_key(target: object) -> object:
+    """ATen ops and their edge-dialect wrappers share one key, `aten::add.Tensor`;
+    Python callables (operator.getitem, operator.mul on sizes) are their own key."""
+    name = getattr(target, "name", None)
+    is_aten_op = hasattr(target, "_schema") or hasattr(target, "_op")
+    return name() if callable(name) and is_aten_op else target
+
+
+def _load_handlers() -> None:
+    # The handler modules register themselves on import.
+    from .. import ops  # noqa: F401
+
+
+REGISTRY = HandlerRegistry()

@@ -1,0 +1,50 @@
+"""Tensor creation: arange, full, zeros, ones and their *_like forms."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..builder import REGISTRY, Unsupported
+from ..builder.program_builder import ProgramBuilder, ir_dtype
+from ..ir import schema as ir
+
+aten = torch.ops.aten
+
+
+def _dtype(b: ProgramBuilder, node: Node) -> torch.dtype:
+    return b.val(node).dtype
+
+
+@REGISTRY.register([aten.arange.default, aten.arange.start, aten.arange.start_step])
+def arange(b: ProgramBuilder, node: Node) -> None:
+    args = list(node.args)
+    if len(args) == 1:
+        args = [0, args[0], 1]
+    elif len(args) == 2:
+        args = [args[0], args[1], 1]
+    start, stop, step = args
+    b.emit(ir.ArangeNode(out=b.out(node).tid, start=b.float_or_vid(start), stop=b.float_or_vid(stop),
+                         step=b.float_or_vid(step), dtype=ir_dtype(_dtype(b, node))))
+
+
+@REGISTRY.register([aten.full.default, aten.zeros.default, aten.ones.default, aten.scalar_tensor.default])
+def full(b: ProgramBuilder, node: Node) -> None:
+    name = getattr(node.target, "_op", node.target).overloadpacket.__name__
+    if name == "scalar_tensor":
+        sizes, value = [], node.args[0]
+    else:
+        sizes = node.args[0]
+        value = {"zeros": 0, "ones": 1}.get(name, node.args[1] if len(node.args) > 1 else None)
+    slot = b.full(value, _dtype(b, node), list(sizes))
+    b.bind(node, slot)
+
+
+@REGISTRY.register([aten.full_like.default, aten.zeros_like.default, aten.ones_like.default])
+def full_like(b: ProgramBuilder, node: Node) -> None:
+    name = getattr(node.target, "_op", node.target).overloadpacket.__name__
+    value = {"zeros_like": 0, "ones_like": 1}.get(name, node.args[1] if len(node.args) > 1 else None)
+    if isinstance(value, Node):
+        raise Unsupported("full_like with a runtime fill value")
+    b.emit(ir.FullLikeNode(x=b.tid(node.args[0]), out=b.out(node).tid, value=float(value),
+                           dtype=ir_dtype(_dtype(b, node))))

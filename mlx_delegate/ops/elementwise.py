@@ -1,0 +1,243 @@
+"""Elementwise ops: arithmetic, comparisons, logic, unary math, activations."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..builder import REGISTRY, Unsupported
+from ..builder.program_builder import ProgramBuilder, TensorSlot
+from ..ir import schema as ir
+
+aten = torch.ops.aten
+
+
+def compute_dtype(b: ProgramBuilder, lhs, rhs) -> torch.dtype:
+    """PyTorch's type promotion of two operands, tensors or Python scalars."""
+    return torch.result_type(_stand_in(b, lhs), _stand_in(b, rhs))
+
+
+def _stand_in(b: ProgramBuilder, arg):
+    """What torch.result_type needs of an operand: its dtype, whether it is 0-d
+    (0-d tensors and scalars only take part by category), or the scalar."""
+    if not isinstance(arg, Node):
+        return arg
+    value = b.val(arg)
+    if isinstance(value, torch.Tensor):
+        return torch.empty(() if value.dim() == 0 else (1,), dtype=value.dtype, device="meta")
+    return _python_scalar(value)
+
+
+def _python_scalar(value):
+    if isinstance(value, torch.SymInt):
+        return 1
+    if isinstance(value, torch.SymFloat):
+        return 1.0
+    if isinstance(value, torch.SymBool):
+        return True
+    return value
+
+
+# ---- binary arithmetic ------------------------------------------------------
+
+BINARY = {
+    aten.add.Tensor: ir.AddNode,
+    aten.add.Scalar: ir.AddNode,
+    aten.sub.Tensor: ir.SubtractNode,
+    aten.sub.Scalar: ir.SubtractNode,
+    aten.mul.Tensor: ir.MultiplyNode,
+    aten.mul.Scalar: ir.MultiplyNode,
+    aten.maximum.default: ir.MaximumNode,
+    aten.minimum.default: ir.MinimumNode,
+    aten.pow.Tensor_Tensor: ir.PowerNode,
+    aten.pow.Tensor_Scalar: ir.PowerNode,
+    aten.pow.Scalar: ir.PowerNode,
+}
+
+
+@REGISTRY.register(list(BINARY))
+def binary(b: ProgramBuilder, node: Node) -> None:
+    lhs, rhs = node.args[0], node.args[1]
+    dtype = b.val(node).dtype
+    alpha = node.kwargs.get("alpha", 1)
+    x, y = b.operand(lhs, dtype), b.operand(rhs, dtype)
+    if alpha != 1:
+        if dtype == torch.bool:
+            raise Unsupported("alpha on bool tensors")
+        scaled = b.temp(dtype, y.shape)
+        b.emit(ir.MultiplyNode(a=y.tid, b=b.full(alpha, dtype).tid, out=scaled.tid))
+        y = scaled
+    op = BINARY[_overload(node)]
+    b.emit(op(a=x.tid, b=y.tid, out=b.out(node).tid))
+
+
+@REGISTRY.register([aten.rsub.Scalar, aten.rsub.Tensor])
+def rsub(b: ProgramBuilder, node: Node) -> None:
+    dtype = b.val(node).dtype
+    x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
+    alpha = node.kwargs.get("alpha", 1)
+    if alpha != 1:
+        scaled = b.temp(dtype, x.shape)
+        b.emit(ir.MultiplyNode(a=x.tid, b=b.full(alpha, dtype).tid, out=scaled.tid))
+        x = scaled
+    b.emit(ir.SubtractNode(a=y.tid, b=x.tid, out=b.out(node).tid))
+
+
+DIV_MODES = {None: ir.DivRounding.None_, "trunc": ir.DivRounding.Trunc, "floor": ir.DivRounding.Floor}
+
+
+@REGISTRY.register([aten.div.Tensor, aten.div.Scalar, aten.div.Tensor_mode, aten.div.Scalar_mode])
+def div(b: ProgramBuilder, node: Node) -> None:
+    mode = node.kwargs.get("rounding_mode")
+    dtype = b.val(node).dtype
+    x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
+    b.emit(ir.DivideNode(a=x.tid, b=y.tid, out=b.out(node).tid, rounding=DIV_MODES[mode]))
+
+
+@REGISTRY.register([aten.floor_divide.default])
+def floor_divide(b: ProgramBuilder, node: Node) -> None:
+    dtype = b.val(node).dtype
+    x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
+    b.emit(ir.DivideNode(a=x.tid, b=y.tid, out=b.out(node).tid, rounding=ir.DivRounding.Floor))
+
+
+# ---- comparisons and logic --------------------------------------------------
+
+COMPARE = {
+    "eq": ir.EqualNode,
+    "ne": ir.NotEqualNode,
+    "lt": ir.LessNode,
+    "le": ir.LessEqualNode,
+    "gt": ir.GreaterNode,
+    "ge": ir.GreaterEqualNode,
+}
+COMPARE_TARGETS = {getattr(getattr(aten, name), overload): op
+                   for name, op in COMPARE.items() for overload in ("Tensor", "Scalar")}
+
+
+@REGISTRY.register(list(COMPARE_TARGETS))
+def compare(b: ProgramBuilder, node: Node) -> None:
+    dtype = compute_dtype(b, node.args[0], node.args[1])
+    x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
+    b.emit(COMPARE_TARGETS[_overload(node)](a=x.tid, b=y.tid, out=b.out(node).tid))
+
+
+LOGIC = {aten.logical_and.default: ir.LogicalAndNode, aten.logical_or.default: ir.LogicalOrNode}
+
+
+@REGISTRY.register(list(LOGIC))
+def logic(b: ProgramBuilder, node: Node) -> None:
+    x, y = b.operand(node.args[0], torch.bool), b.operand(node.args[1], torch.bool)
+    result = b.temp(torch.bool, tuple(b.val(node).shape))
+    b.emit(LOGIC[_overload(node)](a=x.tid, b=y.tid, out=result.tid))
+    _bind_cast(b, node, result)
+
+
+@REGISTRY.register([aten.logical_not.default])
+def logical_not(b: ProgramBuilder, node: Node) -> None:
+    x = b.operand(node.args[0], torch.bool)
+    result = b.temp(torch.bool, tuple(b.val(node).shape))
+    b.emit(ir.LogicalNotNode(x=x.tid, out=result.tid))
+    _bind_cast(b, node, result)
+
+
+def _bind_cast(b: ProgramBuilder, node: Node, result: TensorSlot) -> None:
+    """Binds `node` to `result` cast to the node's dtype."""
+    b.bind(node, b.cast(result, b.val(node).dtype))
+
+
+@REGISTRY.register([aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar])
+def where(b: ProgramBuilder, node: Node) -> None:
+    dtype = b.val(node).dtype
+    condition = b.operand(node.args[0], torch.bool)
+    x, y = b.operand(node.args[1], dtype), b.operand(node.args[2], dtype)
+    b.emit(ir.WhereNode(condition=condition.tid, a=x.tid, b=y.tid, out=b.out(node).tid))
+
+
+# ---- unary ------------------------------------------------------------------
+
+UNARY = {
+    aten.neg.default: ir.NegNode,
+    aten.abs.default: ir.AbsNode,
+    aten.exp.default: ir.ExpNode,
+    aten.log.default: ir.LogNode,
+    aten.sqrt.default: ir.SqrtNode,
+    aten.rsqrt.default: ir.RsqrtNode,
+    aten.sin.default: ir.SinNode,
+    aten.cos.default: ir.CosNode,
+    aten.tanh.default: ir.TanhNode,
+    aten.sigmoid.default: ir.SigmoidNode,
+    aten.erf.default: ir.ErfNode,
+    aten.floor.default: ir.FloorNode,
+    aten.ceil.default: ir.CeilNode,
+    aten.reciprocal.default: ir.ReciprocalNode,
+    aten.relu.default: ir.ReluNode,
+    aten.silu.default: ir.SiluNode,
+}
+# Integer inputs of these are returned unchanged by PyTorch.
+INTEGER_IDENTITY = {aten.floor.default, aten.ceil.default}
+
+
+@REGISTRY.register([t for t in UNARY if t is not aten.silu.default])
+def unary(b: ProgramBuilder, node: Node) -> None:
+    dtype = b.val(node).dtype
+    x = b.operand(node.args[0], dtype)
+    target = _overload(node)
+    if target in INTEGER_IDENTITY and not dtype.is_floating_point:
+        b.emit(ir.CopyNode(x=x.tid, out=b.out(node).tid))
+        return
+    b.emit(UNARY[target](x=x.tid, out=b.out(node).tid))
+
+
+@REGISTRY.register([aten.silu.default], keep_whole=True)
+def silu(b: ProgramBuilder, node: Node) -> None:
+    unary(b, node)
+
+
+@REGISTRY.register([aten.round.default, aten.round.decimals])
+def round_(b: ProgramBuilder, node: Node) -> None:
+    dtype = b.val(node).dtype
+    x = b.operand(node.args[0], dtype)
+    decimals = node.kwargs.get("decimals", node.args[1] if len(node.args) > 1 else 0)
+    b.emit(ir.RoundNode(x=x.tid, out=b.out(node).tid, decimals=int(decimals)))
+
+
+@REGISTRY.register([aten.gelu.default], keep_whole=True)
+def gelu(b: ProgramBuilder, node: Node) -> None:
+    approximate = node.kwargs.get("approximate", node.args[1] if len(node.args) > 1 else "none")
+    modes = {"none": ir.GeluApproximation.None_, "tanh": ir.GeluApproximation.Tanh}
+    x = b.operand(node.args[0], b.val(node).dtype)
+    b.emit(ir.GeluNode(x=x.tid, out=b.out(node).tid, approximation=modes[approximate]))
+
+
+@REGISTRY.register([aten.leaky_relu.default], keep_whole=True)
+def leaky_relu(b: ProgramBuilder, node: Node) -> None:
+    slope = node.args[1] if len(node.args) > 1 else node.kwargs.get("negative_slope", 0.01)
+    x = b.operand(node.args[0], b.val(node).dtype)
+    b.emit(ir.LeakyReluNode(x=x.tid, out=b.out(node).tid, negative_slope=float(slope)))
+
+
+@REGISTRY.register([aten.hardtanh.default], keep_whole=True)
+def hardtanh(b: ProgramBuilder, node: Node) -> None:
+    low = node.args[1] if len(node.args) > 1 else -1.0
+    high = node.args[2] if len(node.args) > 2 else 1.0
+    _clip(b, node, low, high)
+
+
+@REGISTRY.register([aten.clamp.default, aten.clamp.Tensor])
+def clamp(b: ProgramBuilder, node: Node) -> None:
+    low = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
+    high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+    _clip(b, node, low, high)
+
+
+def _clip(b: ProgramBuilder, node: Node, low, high) -> None:
+    dtype = b.val(node).dtype
+    x = b.operand(node.args[0], dtype)
+    bound = lambda v: None if v is None else ir.TidOrVid(tid=b.operand(v, dtype).tid)  # noqa: E731
+    b.emit(ir.ClipNode(x=x.tid, out=b.out(node).tid, min=bound(low), max=bound(high)))
+
+
+def _overload(node: Node):
+    """The torch.ops.aten overload of a node (edge-dialect targets wrap one)."""
+    return getattr(node.target, "_op", node.target)

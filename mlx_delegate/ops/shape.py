@@ -1,0 +1,214 @@
+"""Shape and layout ops: views, permutations, slicing, joining, padding."""
+
+from __future__ import annotations
+
+import operator
+import sys
+
+import torch
+from torch.fx import Node
+
+from ..builder import REGISTRY, Unsupported
+from ..builder.program_builder import ProgramBuilder, ir_dtype
+from ..ir import schema as ir
+from .elementwise import _overload
+
+aten = torch.ops.aten
+INT64_MAX = sys.maxsize
+
+
+def _arg(node: Node, index: int, name: str, default=None):
+    if len(node.args) > index:
+        return node.args[index]
+    return node.kwargs.get(name, default)
+
+
+def _x(b: ProgramBuilder, node: Node):
+    return b.tensor_slot(node.args[0])
+
+
+def _shape_operand(b: ProgramBuilder, node: Node, sizes) -> list:
+    """Target sizes as IntOrVid: literals, or value slots for symbolic sizes."""
+    return [b.int_or_vid(s) for s in sizes]
+
+
+@REGISTRY.register([aten.view.default, aten.view_copy.default, aten.reshape.default,
+                    aten._unsafe_view.default])
+def reshape(b: ProgramBuilder, node: Node) -> None:
+    b.emit(ir.ReshapeNode(x=_x(b, node).tid, out=b.out(node).tid,
+                          shape=_shape_operand(b, node, node.args[1])))
+
+
+@REGISTRY.register([aten.permute.default, aten.permute_copy.default])
+def permute(b: ProgramBuilder, node: Node) -> None:
+    b.emit(ir.TransposeNode(x=_x(b, node).tid, out=b.out(node).tid, perm=[int(d) for d in node.args[1]]))
+
+
+@REGISTRY.register([aten.transpose.int, aten.transpose_copy.int, aten.t.default, aten.t_copy.default])
+def transpose(b: ProgramBuilder, node: Node) -> None:
+    rank = b.val(node.args[0]).dim()
+    perm = list(range(rank))
+    if len(node.args) > 1:
+        d0, d1 = (int(d) % rank for d in node.args[1:3])
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+    else:
+        perm.reverse()
+    b.emit(ir.TransposeNode(x=_x(b, node).tid, out=b.out(node).tid, perm=perm))
+
+
+@REGISTRY.register([aten.unsqueeze.default, aten.unsqueeze_copy.default])
+def unsqueeze(b: ProgramBuilder, node: Node) -> None:
+    axis = int(node.args[1]) % (b.val(node.args[0]).dim() + 1)
+    b.emit(ir.ExpandDimsNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[axis]))
+
+
+@REGISTRY.register([aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims,
+                    aten.squeeze_copy.default, aten.squeeze_copy.dim, aten.squeeze_copy.dims])
+def squeeze(b: ProgramBuilder, node: Node) -> None:
+    shape = b.val(node.args[0]).shape
+    rank = len(shape)
+    dims = _arg(node, 1, "dim")
+    if dims is None:
+        candidates = range(rank)
+    else:
+        candidates = [int(d) % max(rank, 1) for d in (dims if isinstance(dims, (list, tuple)) else [dims])]
+    # A dynamic size is never taken for 1: export specializes sizes of 1.
+    axes = sorted({d for d in candidates if rank and not isinstance(shape[d], torch.SymInt) and shape[d] == 1})
+    x, out = _x(b, node).tid, b.out(node).tid
+    b.emit(ir.SqueezeNode(x=x, out=out, axes=axes) if axes else ir.CopyNode(x=x, out=out))
+
+
+@REGISTRY.register([aten.expand.default, aten.expand_copy.default])
+def expand(b: ProgramBuilder, node: Node) -> None:
+    sizes = list(node.args[1])
+    in_shape = b.val(node.args[0]).shape
+    offset = len(sizes) - len(in_shape)
+    resolved = []
+    for i, size in enumerate(sizes):
+        if not isinstance(size, Node) and int(size) == -1:
+            size = in_shape[i - offset]
+            if isinstance(size, torch.SymInt):
+                size = _sym_size(b, node.args[0], i - offset)
+        resolved.append(size)
+    b.emit(ir.BroadcastToNode(x=_x(b, node).tid, out=b.out(node).tid,
+                              shape=_shape_operand(b, node, resolved)))
+
+
+def _sym_size(b: ProgramBuilder, tensor: Node, dim: int):
+    """A value slot holding tensor.shape[dim]."""
+    value = b.new_value()
+    b.emit(ir.SymSizeNode(x=b.tid(tensor), dim=dim, out=value.vid))
+    return value
+
+
+@REGISTRY.register([aten.slice.Tensor, aten.slice_copy.Tensor])
+def slice_(b: ProgramBuilder, node: Node) -> None:
+    dim = int(_arg(node, 1, "dim", 0))
+    start = _arg(node, 2, "start", None)
+    end = _arg(node, 3, "end", None)
+    step = int(_arg(node, 4, "step", 1))
+    if step <= 0:
+        raise Unsupported("slice step must be positive")
+    b.emit(ir.SliceNode(
+        x=_x(b, node).tid, out=b.out(node).tid, axis=dim,
+        start=None if start is None else b.int_or_vid(start),
+        stop=None if end is None or (not isinstance(end, Node) and end >= INT64_MAX) else b.int_or_vid(end),
+        step=step))
+
+
+@REGISTRY.register([aten.select.int, aten.select_copy.int])
+def select(b: ProgramBuilder, node: Node) -> None:
+    b.emit(ir.SelectNode(x=_x(b, node).tid, out=b.out(node).tid, axis=int(node.args[1]),
+                         index=b.int_or_vid(node.args[2])))
+
+
+def _joined(b: ProgramBuilder, node: Node):
+    dtype = b.val(node).dtype
+    return [b.operand(t, dtype).tid for t in node.args[0]], int(_arg(node, 1, "dim", 0))
+
+
+@REGISTRY.register([aten.cat.default])
+def cat(b: ProgramBuilder, node: Node) -> None:
+    inputs, axis = _joined(b, node)
+    b.emit(ir.ConcatenateNode(inputs=inputs, out=b.out(node).tid, axis=axis))
+
+
+@REGISTRY.register([aten.stack.default])
+def stack(b: ProgramBuilder, node: Node) -> None:
+    inputs, axis = _joined(b, node)
+    b.emit(ir.StackNode(inputs=inputs, out=b.out(node).tid, axis=axis))
+
+
+@REGISTRY.register([aten.split.Tensor, aten.split_copy.Tensor, aten.split_with_sizes.default,
+                    aten.split_with_sizes_copy.default])
+def split(b: ProgramBuilder, node: Node) -> None:
+    pieces = b.val(node)
+    dim = int(_arg(node, 2, "dim", 0))
+    sizes = [p.shape[dim] for p in pieces]
+    if any(isinstance(s, torch.SymInt) for s in sizes):
+        raise Unsupported("split along a dynamic dimension")
+    outs = [b.temp(p.dtype, tuple(p.shape)) for p in pieces]
+    b.emit(ir.SplitNode(x=_x(b, node).tid, outs=[o.tid for o in outs], sizes=[int(s) for s in sizes],
+                        axis=dim))
+    b.bind(node, outs)
+
+
+@REGISTRY.register([operator.getitem])
+def getitem(b: ProgramBuilder, node: Node) -> None:
+    slots = b.slot(node.args[0])
+    if not isinstance(slots, list):
+        raise Unsupported("getitem of a single value")
+    b.bind(node, slots[int(node.args[1])])
+
+
+@REGISTRY.register([aten.repeat.default])
+def repeat(b: ProgramBuilder, node: Node) -> None:
+    b.emit(ir.TileNode(x=_x(b, node).tid, out=b.out(node).tid, reps=[int(r) for r in node.args[1]]))
+
+
+@REGISTRY.register([aten.flip.default])
+def flip(b: ProgramBuilder, node: Node) -> None:
+    b.emit(ir.FlipNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[int(d) for d in node.args[1]]))
+
+
+@REGISTRY.register([aten.constant_pad_nd.default])
+def constant_pad(b: ProgramBuilder, node: Node) -> None:
+    torch_pad = [int(p) for p in node.args[1]]
+    value = float(_arg(node, 2, "value", 0.0))
+    if any(p < 0 for p in torch_pad):
+        raise Unsupported("negative padding")
+    rank = b.val(node.args[0]).dim()
+    pairs = [(0, 0)] * rank
+    # PyTorch lists (low, high) pairs from the last axis backwards.
+    for i in range(len(torch_pad) // 2):
+        pairs[rank - 1 - i] = (torch_pad[2 * i], torch_pad[2 * i + 1])
+    b.emit(ir.PadNode(x=_x(b, node).tid, out=b.out(node).tid, pad=[p for pair in pairs for p in pair],
+                      value=value))
+
+
+@REGISTRY.register([aten.tril.default, aten.triu.default])
+def triangle(b: ProgramBuilder, node: Node) -> None:
+    kind = ir.TrilNode if _overload(node).overloadpacket.__name__ == "tril" else ir.TriuNode
+    b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(_arg(node, 1, "diagonal", 0))))
+
+
+@REGISTRY.register([aten.clone.default, aten.alias.default, aten.alias_copy.default,
+                    aten.detach.default, aten.detach_copy.default, aten.contiguous.default])
+def clone(b: ProgramBuilder, node: Node) -> None:
+    b.emit(ir.CopyNode(x=_x(b, node).tid, out=b.out(node).tid))
+
+
+def _dim_order_copy():
+    """ExecuTorch's edge dialect replaces _to_copy with this dim-order aware copy."""
+    import executorch.exir.dialects._ops  # noqa: F401  (registers the dim_order_ops namespace)
+
+    return torch.ops.dim_order_ops._to_dim_order_copy.default
+
+
+@REGISTRY.register([aten._to_copy.default, aten.to.dtype, aten.type_as.default, _dim_order_copy()])
+def to_copy(b: ProgramBuilder, node: Node) -> None:
+    dim_order = node.kwargs.get("dim_order")
+    if dim_order and list(dim_order) != list(range(len(dim_order))):
+        raise Unsupported(f"non-contiguous dim order {list(dim_order)}")
+    dtype = ir_dtype(b.val(node).dtype)
+    b.emit(ir.AsTypeNode(x=_x(b, node).tid, out=b.out(node).tid, dtype=dtype))

@@ -1,0 +1,49 @@
+"""Runtime values: symbolic sizes, item(), and integer arithmetic on them."""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+from torch.fx import Node
+
+from ..builder import REGISTRY, Unsupported
+from ..builder.program_builder import ProgramBuilder
+from ..ir import schema as ir
+
+aten = torch.ops.aten
+
+
+@REGISTRY.register([aten.sym_size.int])
+def sym_size(b: ProgramBuilder, node: Node) -> None:
+    value = b.new_value()
+    b.emit(ir.SymSizeNode(x=b.tid(node.args[0]), dim=int(node.args[1]), out=value.vid))
+    b.bind(node, value)
+
+
+@REGISTRY.register([aten._local_scalar_dense.default, aten.item.default])
+def item(b: ProgramBuilder, node: Node) -> None:
+    value = b.new_value()
+    b.emit(ir.ItemNode(x=b.tid(node.args[0]), out=value.vid))
+    b.bind(node, value)
+
+
+INT_OPS = {
+    operator.add: ir.IntBinaryOp.Add,
+    operator.sub: ir.IntBinaryOp.Sub,
+    operator.mul: ir.IntBinaryOp.Mul,
+    operator.floordiv: ir.IntBinaryOp.FloorDiv,
+    operator.mod: ir.IntBinaryOp.Mod,
+    torch.sym_min: ir.IntBinaryOp.Min,
+    torch.sym_max: ir.IntBinaryOp.Max,
+}
+
+
+@REGISTRY.register(list(INT_OPS))
+def int_binary(b: ProgramBuilder, node: Node) -> None:
+    if not isinstance(node.meta.get("val"), (int, torch.SymInt)):
+        raise Unsupported("arithmetic on non-integer runtime values")
+    value = b.new_value()
+    b.emit(ir.IntBinaryNode(op=INT_OPS[node.target], a=b.int_or_vid(node.args[0]),
+                            b=b.int_or_vid(node.args[1]), out=value.vid))
+    b.bind(node, value)

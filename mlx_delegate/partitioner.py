@@ -1,0 +1,89 @@
+"""MLXPartitioner: tags the nodes that the program builder can lower.
+
+Support is decided by running the very builder that compiles, in dry-run mode,
+so the partitioner and preprocess cannot disagree."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import torch
+from executorch.exir.backend.compile_spec_schema import CompileSpec
+from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
+from executorch.exir.backend.utils import tag_constant_data
+from torch.export import ExportedProgram
+from torch.fx import Node
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+
+from ._logging import debug, debug_enabled
+from .builder import REGISTRY, ProgramBuilder
+from .builder.program_builder import TORCH_TO_DTYPE
+from .preprocess import BACKEND_ID
+
+
+class MLXPartitioner(Partitioner):
+    def __init__(self, compile_specs: Optional[list[CompileSpec]] = None, *, device: Optional[str] = None):
+        specs = list(compile_specs or [])
+        if device is not None:
+            specs.append(CompileSpec("device", device.encode()))
+        super().__init__()
+        self.delegation_spec = DelegationSpec(BACKEND_ID, specs)
+
+    def ops_to_not_decompose(self, ep: ExportedProgram) -> tuple[list, Optional[Callable[[Node], bool]]]:
+        keep = REGISTRY.keep_whole()
+        debug("ops kept whole: %s", ", ".join(str(op) for op in keep))
+        return keep, _has_supported_dtypes
+
+    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
+        supported = supported_nodes(exported_program)
+        graph_module = exported_program.graph_module
+        if debug_enabled():
+            debug("graph:\n%s", graph_module.graph)
+        proposer = CapabilityBasedPartitioner(
+            graph_module, _Support(supported), allows_single_node_partition=True
+        )
+        tags = {}
+        for partition in proposer.propose_partitions():
+            tag = f"mlx_{partition.id}"
+            for node in partition.nodes:
+                node.meta["delegation_tag"] = tag
+            tags[tag] = self.delegation_spec
+        tag_constant_data(exported_program)
+        debug("%d partition(s)", len(tags))
+        return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)
+
+
+def supported_nodes(program: ExportedProgram) -> set[str]:
+    """Names of the call_function nodes the builder lowers, less runtime values
+    (sizes, item()) that would have to leave a delegate: a delegate outputs tensors."""
+    support = ProgramBuilder(program, dry_run=True).build().support
+    supported = {name for name, reason in support.items() if reason is None}
+    nodes = {n.name: n for n in program.graph_module.graph.nodes}
+    changed = True
+    while changed:
+        changed = False
+        for name in list(supported):
+            node = nodes[name]
+            if isinstance(node.meta.get("val"), torch.Tensor):
+                continue
+            if any(user.name not in supported for user in node.users if user.op != "output") or \
+                    any(user.op == "output" for user in node.users):
+                supported.discard(name)
+                changed = True
+                debug("node %s: not delegated (a runtime value used outside the delegate)", name)
+    return supported
+
+
+class _Support(OperatorSupportBase):
+    def __init__(self, supported: set[str]):
+        self.supported = supported
+
+    def is_node_supported(self, submodules, node: Node) -> bool:
+        return node.op == "call_function" and node.name in self.supported
+
+
+def _has_supported_dtypes(node: Node) -> bool:
+    """Kept whole only where we can run it: otherwise ExecuTorch decomposes it."""
+    values = [node.meta.get("val")] + [a.meta.get("val") for a in node.all_input_nodes]
+    return all(not isinstance(v, torch.Tensor) or v.dtype in TORCH_TO_DTYPE for v in values)

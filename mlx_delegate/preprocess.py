@@ -1,0 +1,36 @@
+"""The ExecuTorch backend of the compile side: one delegate payload per
+partition, constants through ExecuTorch's named data store."""
+
+from __future__ import annotations
+
+from typing import List
+
+from executorch.exir._serialize._named_data_store import NamedDataStore
+from executorch.exir.backend.backend_details import BackendDetails, PreprocessResult
+from executorch.exir.backend.compile_spec_schema import CompileSpec
+from torch.export import ExportedProgram
+
+from ._logging import debug
+from .builder import ProgramBuilder
+from .serialization import serialize
+
+BACKEND_ID = "MLXDelegateBackend"
+CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
+
+
+class MLXDelegateBackend(BackendDetails):
+    @staticmethod
+    def preprocess(edge_program: ExportedProgram, compile_specs: List[CompileSpec]) -> PreprocessResult:
+        built = ProgramBuilder(edge_program).build()
+        payload = serialize(built.graph)
+        store = NamedDataStore()
+        for key, data in built.constants.items():
+            store.add_named_data(key, data, alignment=CONSTANT_ALIGNMENT)
+        debug("payload: %d bytes, %d instructions, %d constants (%d bytes)", len(payload),
+              len(built.graph.instruction_chains[0].instructions), len(built.constants),
+              sum(len(d) for d in built.constants.values()))
+        return PreprocessResult(
+            processed_bytes=payload,
+            debug_handle_map={},
+            data_store_output=store.get_named_data_store_output(),
+        )
