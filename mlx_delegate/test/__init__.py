@@ -1,0 +1,1 @@
+"""The op test framework: OpTestCase, its registry and the runner."""

@@ -1,0 +1,157 @@
+"""OpTestCase: an op test is a model factory, an input factory, a list of
+configurations and tolerances per dtype. Each configuration is exported with
+our partitioner, checked for delegation, run through `executorch.runtime` on a
+plugin and compared with PyTorch eager."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+import torch
+
+DEFAULT_TOLERANCES = {
+    torch.float32: (1e-4, 1e-4),
+    torch.float64: (1e-6, 1e-6),
+    torch.float16: (1e-2, 1e-2),
+    torch.bfloat16: (5e-2, 5e-2),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration of an op test. `args` parameterize the model and inputs."""
+
+    label: str
+    args: dict = field(default_factory=dict)
+    dynamic_shapes: Any = None
+    # Number of delegates expected, and targets allowed to run outside them.
+    delegates: int = 1
+    fallback: tuple[str, ...] = ()
+
+
+class OpTestCase:
+    """Subclass, set `name`, and implement `configs`, `model` and `inputs`."""
+
+    name: str = ""
+    tolerances: dict = DEFAULT_TOLERANCES
+
+    def configs(self) -> Sequence[Config]:
+        raise NotImplementedError
+
+    def model(self, config: Config) -> torch.nn.Module:
+        raise NotImplementedError
+
+    def inputs(self, config: Config) -> tuple:
+        raise NotImplementedError
+
+    def tolerance(self, dtype: torch.dtype) -> tuple[float, float]:
+        return self.tolerances.get(dtype, DEFAULT_TOLERANCES.get(dtype, (0.0, 0.0)))
+
+
+REGISTERED: dict[str, OpTestCase] = {}
+
+
+def register_test(cls):
+    case = cls()
+    if not case.name or case.name in REGISTERED:
+        raise ValueError(f"op test {cls.__name__} needs a unique name (got {case.name!r})")
+    REGISTERED[case.name] = case
+    return cls
+
+
+def all_cases() -> dict[str, OpTestCase]:
+    from . import op_cases  # noqa: F401  (registers the cases)
+
+    return REGISTERED
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: str
+    config: str
+    passed: bool
+    message: str = ""
+
+
+class Lambda(torch.nn.Module):
+    """A module around a function, for op tests that need no parameters."""
+
+    def __init__(self, fn: Callable, **constants: Any):
+        super().__init__()
+        self.fn = fn
+        self.constants = constants
+
+    def forward(self, *args):
+        return self.fn(*args, **self.constants)
+
+
+def run_config(case: OpTestCase, config: Config, device: str = "cpu", execute: bool = True) -> Outcome:
+    """Exports, checks delegation, and (unless `execute` is false) runs and compares."""
+    from executorch.exir import to_edge_transform_and_lower
+
+    from mlx_delegate.partitioner import MLXPartitioner
+
+    torch.manual_seed(0)
+    model = case.model(config).eval()
+    inputs = case.inputs(config)
+    with torch.no_grad():
+        expected = model(*inputs)
+    exported = torch.export.export(model, inputs, dynamic_shapes=config.dynamic_shapes)
+    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
+    problem = check_delegation(edge.exported_program().graph_module, config)
+    if problem:
+        return Outcome(case.name, config.label, False, problem)
+    pte = edge.to_executorch().buffer
+    if not execute:
+        return Outcome(case.name, config.label, True, "exported (not run)")
+    import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
+    from executorch.runtime import Runtime
+
+    method = Runtime.get().load_program(pte).load_method("forward")
+    actual = method.execute(list(inputs))
+    problem = compare(case, _flatten(expected), list(actual))
+    return Outcome(case.name, config.label, problem is None, problem or "")
+
+
+def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Optional[str]:
+    calls = [n for n in graph_module.graph.nodes if n.op == "call_function"]
+    delegates = [n for n in calls if "executorch_call_delegate" in str(n.target)]
+    fallback = [n for n in calls if n not in delegates and n.target is not operator.getitem]
+    if len(delegates) != config.delegates:
+        return f"expected {config.delegates} delegate(s), got {len(delegates)}; outside: " + \
+            ", ".join(_target(n) for n in fallback)
+    unexpected = [n for n in fallback if not any(f in _target(n) for f in config.fallback)]
+    if unexpected:
+        return "not delegated: " + ", ".join(_target(n) for n in unexpected)
+    return None
+
+
+def compare(case: OpTestCase, expected: list, actual: list) -> Optional[str]:
+    if len(expected) != len(actual):
+        return f"{len(actual)} outputs, expected {len(expected)}"
+    for i, (want, got) in enumerate(zip(expected, actual)):
+        if tuple(got.shape) != tuple(want.shape):
+            return f"output {i}: shape {tuple(got.shape)}, expected {tuple(want.shape)}"
+        if got.dtype != want.dtype:
+            return f"output {i}: dtype {got.dtype}, expected {want.dtype}"
+        if want.dtype.is_floating_point:
+            rtol, atol = case.tolerance(want.dtype)
+            if not torch.allclose(got.float(), want.float(), rtol=rtol, atol=atol, equal_nan=True):
+                diff = (got.float() - want.float()).abs().nan_to_num(0).max().item()
+                return f"output {i}: max abs difference {diff:.3g} over rtol={rtol} atol={atol}"
+        elif not torch.equal(got, want):
+            mismatches = (got != want).sum().item()
+            return f"output {i}: {mismatches} of {want.numel()} elements differ (exact comparison)"
+    return None
+
+
+def _flatten(value) -> list:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    return [t for v in value for t in _flatten(v)]
+
+
+def _target(node) -> str:
+    return str(getattr(node.target, "__name__", node.target))

@@ -1,0 +1,64 @@
+"""Runs the registered op tests.
+
+    python -m mlx_delegate.test.run_ops [-j N] [--list] [--device cpu] [--export-only] [NAMES...]
+
+Each configuration exports with MLXPartitioner, checks what was delegated, runs
+the .pte through executorch.runtime and compares with PyTorch eager. Exits 1
+when any configuration fails."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+from .framework import Outcome, all_cases, run_config
+
+
+def run_one(name: str, label: str, device: str, execute: bool = True) -> Outcome:
+    case = all_cases()[name]
+    config = next(c for c in case.configs() if c.label == label)
+    try:
+        return run_config(case, config, device, execute)
+    except Exception:  # a failure of one configuration is a result, not the end of the run
+        return Outcome(name, label, False, traceback.format_exc(limit=-3).strip())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_ops")
+    parser.add_argument("names", nargs="*", help="op tests to run (default: all)")
+    parser.add_argument("-j", "--jobs", type=int, default=1)
+    parser.add_argument("--list", action="store_true", help="list the tests and their configurations")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--export-only", action="store_true", help="export and check delegation only")
+    args = parser.parse_args(argv)
+    cases = all_cases()
+    unknown = [n for n in args.names if n not in cases]
+    if unknown:
+        print(f"unknown op tests: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    selected = [cases[n] for n in (args.names or sorted(cases))]
+    work = [(case.name, config.label) for case in selected for config in case.configs()]
+    if args.list:
+        for case in selected:
+            print(f"{case.name}: {', '.join(c.label for c in case.configs())}")
+        print(f"{len(selected)} tests, {len(work)} configurations")
+        return 0
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
+            outcomes = list(pool.map(run_one, *zip(*work), [args.device] * len(work),
+                                     [not args.export_only] * len(work)))
+    else:
+        outcomes = [run_one(name, label, args.device, not args.export_only) for name, label in work]
+    for outcome in outcomes:
+        status = "PASS" if outcome.passed else "FAIL"
+        print(f"{status} {outcome.case}[{outcome.config}]" + ("" if outcome.passed else f": {outcome.message}"))
+    failed = sum(not o.passed for o in outcomes)
+    print(f"{len(outcomes) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
