@@ -192,9 +192,20 @@ def triangle(b: ProgramBuilder, node: Node) -> None:
     b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(_arg(node, 1, "diagonal", 0))))
 
 
+def _clone_dim_order():
+    """ExecuTorch's edge dialect replaces clone with this dim-order aware clone."""
+    import executorch.exir.dialects._ops  # noqa: F401  (registers the dim_order_ops namespace)
+
+    return torch.ops.dim_order_ops._clone_dim_order.default
+
+
 @REGISTRY.register([aten.clone.default, aten.alias.default, aten.alias_copy.default,
-                    aten.detach.default, aten.detach_copy.default, aten.contiguous.default])
+                    aten.detach.default, aten.detach_copy.default, aten.contiguous.default,
+                    _clone_dim_order()])
 def clone(b: ProgramBuilder, node: Node) -> None:
+    dim_order = node.kwargs.get("dim_order")
+    if dim_order and list(dim_order) != list(range(len(dim_order))):
+        raise Unsupported(f"non-contiguous dim order {list(dim_order)}")
     b.emit(ir.CopyNode(x=_x(b, node).tid, out=b.out(node).tid))
 
 
