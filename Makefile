@@ -10,7 +10,7 @@ JOBS ?= 2
 .PHONY: demo test setup codegen-check generate runtime bench clean
 
 demo: codegen-check runtime
-	$(PY) -m codegen generate
+	$(PY) -m mlx_delegate.demo
 
 test: codegen-check runtime
 	$(PY) -m pytest -n $(JOBS) -q
@@ -29,6 +29,7 @@ generate: $(INSTALLED)
 	$(PY) -m codegen generate
 
 runtime: $(INSTALLED)
+	JOBS=$(JOBS) PYTHON=$(PY) bash runtime_cpp/build.sh
 
 bench: $(INSTALLED)
 	$(PY) bench/codegen.py

@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 
 from .diagnostics import SchemaError
 from .flatc import find_flatc
-from .formatting import FormatCache
+from .formatting import FormatCache, default_cache_dir
 from .frontend import load_schema
 from .model import Schema
 from .render import make_environment
@@ -126,7 +126,8 @@ def run(request: Request) -> Result:
 
 
 def render_all(schema: Schema, timings: Timings, cache_dir: Optional[Path] = None) -> dict[str, bytes]:
-    env = make_environment()
+    cache_dir = cache_dir or default_cache_dir()
+    env = make_environment(bytecode_dir=cache_dir / "jinja")
     with timings.phase("render"):
         texts: dict[str, str] = {}
         for target in TARGETS:

@@ -4,15 +4,25 @@ output, targets register the small named filters that hold the logic."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import jinja2
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 
-def make_environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
+def make_environment(
+    template_dir: Path = TEMPLATE_DIR, bytecode_dir: Optional[Path] = None
+) -> jinja2.Environment:
+    """`bytecode_dir` caches compiled templates: compiling them costs more than
+    rendering the IR schema."""
+    cache = None
+    if bytecode_dir is not None:
+        bytecode_dir.mkdir(parents=True, exist_ok=True)
+        cache = jinja2.FileSystemBytecodeCache(str(bytecode_dir))
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir)),
+        bytecode_cache=cache,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

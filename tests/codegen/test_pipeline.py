@@ -86,8 +86,8 @@ def test_unchanged_files_keep_their_mtime(ir_project: Path):
 
 
 def broken_environment(template: str, source: str):
-    def make() -> jinja2.Environment:
-        env = make_environment()
+    def make(**options) -> jinja2.Environment:
+        env = make_environment(**options)
         env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({template: source}), env.loader])
         return env
 
@@ -110,6 +110,14 @@ def test_failed_generation_leaves_output_untouched(ir_project, monkeypatch, temp
     with pytest.raises(Exception):
         run(Request(schema=schema, out=ir_project / "generated", cache_dir=ir_project / "cache"))
     assert snapshot(ir_project / "generated") == before
+
+
+def test_chunked_python_formatting_is_what_black_makes_of_the_whole_file():
+    import black
+
+    for path in ("python/schema.py", "python/schema_inspector.py"):
+        text = (REPO / "generated" / path).read_text()
+        assert black.format_str(text, mode=black.Mode(line_length=100)) == text, path
 
 
 def test_check_reports_hand_edits_missing_and_unexpected_files(ir_project: Path):
