@@ -1,5 +1,5 @@
 # generated from schema/schema.fbs, do not edit
-"""Dataclasses and a FlatBuffers serializer for schema/schema.fbs.
+"""Dataclasses and a FlatBuffers serializer for the schema named above.
 
 Build instances of the dataclasses below and call `encode(root)`, or mix
 `Builders` into a class and call its `build_<Table>(builder, obj)` methods.
@@ -1291,6 +1291,10 @@ def _scalars(builder, fmt, size, alignment, values):
     """A vector of scalars; `values` is a sequence of numbers, or a bytes-like
     object holding the little-endian elements."""
     if isinstance(values, (bytes, bytearray, memoryview)):
+        if isinstance(values, memoryview) and values.itemsize not in (1, size):
+            raise ValueError(
+                "a buffer of %d-byte items for %d-byte elements" % (values.itemsize, size)
+            )
         data = bytes(values)
         if len(data) % size:
             raise ValueError(
@@ -3227,7 +3231,7 @@ class Builders:
 
 def encode(root, *, serializer=None, size_prefixed=False, force_defaults=False, initial_size=1024):
     """Serialize `root`, a `MLXGraph` (the schema's root_type), to bytes, with
-    file identifier MLXG.
+    the file identifier `FILE_IDENTIFIER`.
 
     `serializer` is the `Builders` instance to use (default `Builders()`);
     `force_defaults` writes scalars equal to their defaults too."""
