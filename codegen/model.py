@@ -212,7 +212,7 @@ class EnumValue:
 
 @dataclass(frozen=True)
 class UnionMember:
-    name: str  # the member name (alias if given, else the type's short name)
+    name: str  # the alias if given, else the type name as written with "." turned into "_"
     type: TypeRef  # TABLE, or STRUCT/STRING where flatc allows it
     value: int  # discriminant, 1..; 0 is NONE
     doc: tuple[str, ...]
