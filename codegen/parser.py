@@ -508,7 +508,8 @@ def parse_schema(path: str | Path, include_dirs: Sequence[str | Path] = ()) -> s
 
     An include is looked up in the including file's folder, then in each of
     include_dirs in order, then (as flatc does) in the root schema's folder.
-    Include cycles are errors (flatc silently accepts them)."""
+    An include cycle is cut where it closes, as flatc's include guard does: a
+    file already being parsed is not entered again."""
     root = str(path)
     loader = _IncludeLoader([Path(d) for d in include_dirs] + [Path(root).parent])
     loader.load(Path(root), root, stack=[], via=None)
@@ -523,10 +524,7 @@ class _IncludeLoader:
 
     def load(self, path: Path, display: str, stack: list[str], via: Optional[s.Include]) -> None:
         key = os.path.realpath(path)
-        if key in stack:
-            cycle = " -> ".join(os.path.basename(p) for p in stack[stack.index(key) :] + [key])
-            raise SchemaError.at(via.location if via else None, f"include cycle: {cycle}")
-        if key in self.done:
+        if key in stack or key in self.done:
             return
         try:
             text = path.read_text(encoding="utf-8")
