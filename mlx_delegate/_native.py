@@ -75,6 +75,44 @@ def _declare(lib: ctypes.CDLL) -> None:
                 ctypes.POINTER(ctypes.c_double),
             ],
         ),
+        "mlxd_program_load": (
+            ctypes.c_void_p,
+            [
+                c_str,
+                ctypes.c_void_p,
+                ctypes.c_uint64,
+                c_str_array,
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_uint64),
+                ctypes.c_int,
+            ],
+        ),
+        "mlxd_program_free": (None, [ctypes.c_void_p]),
+        "mlxd_program_info_json": (c_str, [ctypes.c_void_p]),
+        "mlxd_program_execute": (
+            ctypes.c_int,
+            [
+                ctypes.c_void_p,
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int64),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_uint64),
+            ],
+        ),
+        "mlxd_program_output": (
+            ctypes.c_int,
+            [
+                ctypes.c_void_p,
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int64),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_uint64),
+            ],
+        ),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)

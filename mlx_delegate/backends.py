@@ -38,6 +38,8 @@ __all__ = [
     "memory",
     "host_info",
     "run_builtin_f32",
+    "Program",
+    "load_program",
 ]
 
 _list = list  # `list` is redefined below as part of the public API
@@ -253,3 +255,115 @@ def run_builtin_f32(device: str, op: str, a, b, repeat: int = 1):
         )
     )
     return out, seconds.value
+
+
+# mlxd::DType codes (= the IR schema's DType) <-> numpy dtype names.
+_DTYPE_CODES = {
+    "float32": 0, "float16": 1, "bfloat16": 2, "int32": 3, "int64": 4, "int8": 5, "uint8": 6,
+    "bool": 7, "int16": 8, "uint16": 9, "uint32": 10, "uint64": 11, "float64": 12,
+}
+_CODE_DTYPES = {v: k for k, v in _DTYPE_CODES.items()}
+
+
+class Program:
+    """A program loaded on one device of one backend (see load_program)."""
+
+    def __init__(self, handle: int, keepalive: _list):
+        self._handle = ctypes.c_void_p(handle)
+        self._keepalive = keepalive
+        self.info = _json(_lib().mlxd_program_info_json(self._handle))
+
+    @property
+    def backend(self) -> str:
+        return self.info["backend"]
+
+    @property
+    def device(self) -> str:
+        return self.info["device"]
+
+    def run(self, *inputs):
+        """Runs the program on numpy arrays (or Python scalars for value inputs);
+        returns the outputs as numpy arrays (0-d for value outputs)."""
+        import numpy as np
+
+        arrays = [np.ascontiguousarray(np.asarray(x)) for x in inputs]
+        n = len(arrays)
+        dtypes = (ctypes.c_int32 * max(n, 1))()
+        ndims = (ctypes.c_int32 * max(n, 1))()
+        shapes = [d for a in arrays for d in a.shape]
+        shape_arr = (ctypes.c_int64 * max(len(shapes), 1))(*shapes)
+        data = (ctypes.c_void_p * max(n, 1))()
+        nbytes = (ctypes.c_uint64 * max(n, 1))()
+        for i, a in enumerate(arrays):
+            name = a.dtype.name
+            if name not in _DTYPE_CODES:
+                raise TypeError(f"input {i}: unsupported dtype {name}")
+            dtypes[i] = _DTYPE_CODES[name]
+            ndims[i] = a.ndim
+            data[i] = a.ctypes.data
+            nbytes[i] = a.nbytes
+        _check(_lib().mlxd_program_execute(self._handle, n, dtypes, ndims, shape_arr, data, nbytes))
+        outputs = []
+        for i in range(self.info["num_outputs"]):
+            dtype = ctypes.c_int32()
+            ndim = ctypes.c_int32()
+            shape = (ctypes.c_int64 * 16)()
+            ptr = ctypes.c_void_p()
+            size = ctypes.c_uint64()
+            _check(_lib().mlxd_program_output(self._handle, i, ctypes.byref(dtype),
+                                              ctypes.byref(ndim), shape, ctypes.byref(ptr),
+                                              ctypes.byref(size)))
+            raw = ctypes.string_at(ptr, size.value) if size.value else b""
+            np_dtype = _CODE_DTYPES[dtype.value]
+            if np_dtype == "bfloat16":
+                # numpy has no bfloat16: widen to float32
+                u16 = np.frombuffer(raw, dtype=np.uint16).astype(np.uint32) << 16
+                out = u16.view(np.float32)
+            else:
+                out = np.frombuffer(raw, dtype=np_dtype).copy()
+            outputs.append(out.reshape(tuple(shape[:ndim.value])))
+        return outputs
+
+    def close(self) -> None:
+        if self._handle:
+            _lib().mlxd_program_free(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def load_program(payload: bytes, constants: dict | None = None, device: str = "cpu") -> Program:
+    """Loads a delegate payload (the IR FlatBuffer, MLX0 header optional) on `device`.
+
+    `constants` maps named-data keys to numpy arrays or bytes (copied).
+    Raises BackendError with the backend's message for a malformed payload.
+    """
+    import numpy as np
+
+    payload = bytes(payload)
+    names, blobs = [], []
+    for key, value in (constants or {}).items():
+        raw = value if isinstance(value, (bytes, bytearray)) else \
+            np.ascontiguousarray(value).tobytes()
+        names.append(key.encode())
+        blobs.append(bytes(raw))
+    n = len(names)
+    c_names = (ctypes.c_char_p * max(n, 1))(*names)
+    c_data = (ctypes.c_void_p * max(n, 1))()
+    c_sizes = (ctypes.c_uint64 * max(n, 1))()
+    buffers = []
+    for i, blob in enumerate(blobs):
+        buf = ctypes.create_string_buffer(blob, len(blob))
+        buffers.append(buf)
+        c_data[i] = ctypes.cast(buf, ctypes.c_void_p)
+        c_sizes[i] = len(blob)
+    pbuf = ctypes.create_string_buffer(payload, len(payload))
+    handle = _lib().mlxd_program_load(device.encode(), ctypes.cast(pbuf, ctypes.c_void_p),
+                                      len(payload), c_names, c_data, c_sizes, n)
+    if not handle:
+        raise BackendError(_native.last_error())
+    return Program(handle, [buffers])

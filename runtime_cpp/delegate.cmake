@@ -1,0 +1,61 @@
+# The ExecuTorch side of the runtime: libmlx_delegate.so (the
+# "MLXDelegateBackend" ExecuTorch backend, registered from a static
+# initializer; links libexecutorch.so and the host library, no MLX) and the
+# C++ runner mlxd-run. Included from CMakeLists.txt after the host library and
+# find_package(executorch) (see README.md in this folder).
+
+if(NOT executorch_FOUND OR NOT TARGET executorch::runtime)
+  message(STATUS "mlx-delegate: no executorch::runtime target; "
+                 "libmlx_delegate and mlxd-run are not built")
+  return()
+endif()
+
+# The payload check also runs the FlatBuffer verifier when the generated
+# schema header and the flatbuffers headers are at hand (header-only; no
+# MLX).
+set(MLXD_DELEGATE_VERIFY_FLATBUFFER 0)
+if(EXISTS "${MLXD_GENERATED_DIR}/schema_generated.h" AND MLXD_FLATBUFFERS_INCLUDE_DIR
+   AND EXISTS "${MLXD_FLATBUFFERS_INCLUDE_DIR}/flatbuffers/flatbuffers.h")
+  set(MLXD_DELEGATE_VERIFY_FLATBUFFER 1)
+endif()
+message(STATUS "mlx-delegate: delegate FlatBuffer verifier: ${MLXD_DELEGATE_VERIFY_FLATBUFFER}")
+
+# --- libmlx_delegate.so ------------------------------------------------------
+add_library(mlx_delegate SHARED
+  src/delegate/mlx_delegate_backend.cpp
+  src/delegate/payload.cpp)
+target_include_directories(mlx_delegate PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate)
+if(MLXD_DELEGATE_VERIFY_FLATBUFFER)
+  target_include_directories(mlx_delegate SYSTEM PRIVATE
+    "${MLXD_GENERATED_DIR}" "${MLXD_FLATBUFFERS_INCLUDE_DIR}")
+endif()
+target_compile_definitions(mlx_delegate PRIVATE
+  MLXD_DELEGATE_VERIFY_FLATBUFFER=${MLXD_DELEGATE_VERIFY_FLATBUFFER})
+target_compile_options(mlx_delegate PRIVATE ${MLXD_WARNINGS})
+target_link_libraries(mlx_delegate PUBLIC mlx_delegate_host executorch::runtime)
+# $ORIGIN finds libmlx_delegate_host.so next to it; the imported
+# libexecutorch.so is found through the RUNPATH CMake records for it.
+set_target_properties(mlx_delegate PROPERTIES
+  LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
+  CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")
+
+# --- mlxd-run ---------------------------------------------------------------
+option(MLXD_RUNNER_KERNELS
+  "Link ExecuTorch's CPU operator kernels into mlxd-run (for ops left outside the delegate)" ON)
+add_executable(mlxd-run
+  src/runner/mlxd_run.cpp
+  src/runner/tensor_bin.cpp)
+target_include_directories(mlxd-run PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate ${CMAKE_CURRENT_SOURCE_DIR}/src/runner)
+target_compile_options(mlxd-run PRIVATE ${MLXD_WARNINGS})
+# The runner calls into libmlx_delegate.so (mlxd_delegate_registered), so the
+# library and its static registration are always linked in.
+target_link_libraries(mlxd-run PRIVATE mlx_delegate executorch::runtime)
+if(MLXD_RUNNER_KERNELS AND TARGET executorch::kernels_optimized)
+  target_link_libraries(mlxd-run PRIVATE executorch::kernels_optimized)
+  message(STATUS "mlx-delegate: mlxd-run links executorch::kernels_optimized")
+endif()
+set_target_properties(mlxd-run PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")

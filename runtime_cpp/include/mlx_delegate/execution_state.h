@@ -1,0 +1,100 @@
+// The interpreter state of one loaded program inside an MLX backend plugin
+// (hand-written; the generated mlx_dispatch.h includes it).
+//
+// Tensor slots (Tid) are numbered in the global order
+//   constants | inputs | outputs | mutable buffers | temps
+// and routed by range: constants live in `constants` (set at load, read
+// only), mutable buffers in `mutable_buffers` (persist across executions),
+// inputs, outputs and temps share `tensors` (cleared by every execution).
+// Value slots (Vid) hold runtime scalars (int, float or bool).
+#pragma once
+
+#include <mlx/mlx.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "mlx_program.h"
+
+namespace mlxd {
+
+enum class SlotClass { constant, input, output, mutable_buffer, temp };
+const char* slot_class_name(SlotClass c) noexcept;
+
+// A runtime scalar: unset, an integer, a float or a bool.
+using Value = std::variant<std::monostate, int64_t, double, bool>;
+
+// Raised for a program that is well-formed FlatBuffer but inconsistent at run
+// time (a slot read before it was written, an index out of range, ...).
+class ExecutionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ExecutionState {
+ public:
+  ExecutionState() = default;
+
+  // Sizes the slot containers after `program`'s counts (validated: the
+  // counts must add up to the tensor_meta size when it is present).
+  void bind(const MLXGraph& program);
+
+  // Per-execution reset: inputs, outputs, temps and values are cleared;
+  // constants and mutable buffers stay.
+  void reset();
+
+  SlotClass slot_class(Tid t) const;
+  uint32_t num_tensor_slots() const { return num_tensors_; }
+  uint32_t num_value_slots() const { return static_cast<uint32_t>(values_.size()); }
+
+  // Tensor slots. tensor() throws ExecutionError for an unset slot or an id
+  // out of range; set_tensor() throws for a constant slot.
+  const mlx::core::array& tensor(Tid t) const;
+  bool has_tensor(Tid t) const;
+  void set_tensor(Tid t, mlx::core::array a);
+  // Constants and mutable buffers, set while loading the program.
+  void set_constant(Tid t, mlx::core::array a);
+  void set_mutable_buffer(Tid t, mlx::core::array a);
+
+  // Value slots.
+  const Value& value(Vid v) const;
+  void set_value(Vid v, Value x);
+  int64_t int_value(Vid v) const;     // int or bool (a float throws)
+  double float_value(Vid v) const;    // any number
+  // A literal or a runtime value.
+  int64_t resolve(const IntOrVid& x) const;
+  double resolve(const FloatOrVid& x) const;
+  // A tensor operand or a runtime scalar as a 0-d array of `dtype_like`'s
+  // dtype when given.
+  mlx::core::array operand(const TidOrVid& x,
+                           std::optional<mlx::core::Dtype> dtype_like = std::nullopt) const;
+
+  // The program being run (valid while bound).
+  const MLXGraph& program() const;
+
+  // For messages: "tensor slot 7 (temp)".
+  std::string describe(Tid t) const;
+
+ private:
+  std::optional<mlx::core::array>& slot_ref(Tid t);
+  const std::optional<mlx::core::array>& slot_ref(Tid t) const;
+  void check_vid(Vid v) const;
+
+  const MLXGraph* program_ = nullptr;
+  uint32_t num_constants_ = 0;
+  uint32_t first_input_ = 0;
+  uint32_t first_output_ = 0;
+  uint32_t first_mutable_ = 0;
+  uint32_t first_temp_ = 0;
+  uint32_t num_tensors_ = 0;
+  std::vector<std::optional<mlx::core::array>> constants_;
+  std::vector<std::optional<mlx::core::array>> mutable_buffers_;
+  std::vector<std::optional<mlx::core::array>> tensors_;  // inputs, outputs, temps
+  std::vector<Value> values_;
+};
+
+}  // namespace mlxd

@@ -1,0 +1,130 @@
+// Elementwise binary and unary ops, activations, where, casts.
+#include <cmath>
+
+#include "op_util.h"
+
+namespace mlxd {
+
+using namespace mlxd::ops;
+
+#define MLXD_BINARY(fn, Node, expr)                                           \
+  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) {              \
+    const mx::array& a = st.tensor(n.a);                                      \
+    const mx::array& b = st.tensor(n.b);                                      \
+    st.set_tensor(n.out, expr);                                               \
+  }
+
+MLXD_BINARY(exec_add, AddNode, mx::add(a, b, s))
+MLXD_BINARY(exec_subtract, SubtractNode, mx::subtract(a, b, s))
+MLXD_BINARY(exec_multiply, MultiplyNode, mx::multiply(a, b, s))
+MLXD_BINARY(exec_power, PowerNode, mx::power(a, b, s))
+MLXD_BINARY(exec_maximum, MaximumNode, mx::maximum(a, b, s))
+MLXD_BINARY(exec_minimum, MinimumNode, mx::minimum(a, b, s))
+MLXD_BINARY(exec_equal, EqualNode, mx::equal(a, b, s))
+MLXD_BINARY(exec_not_equal, NotEqualNode, mx::not_equal(a, b, s))
+MLXD_BINARY(exec_less, LessNode, mx::less(a, b, s))
+MLXD_BINARY(exec_less_equal, LessEqualNode, mx::less_equal(a, b, s))
+MLXD_BINARY(exec_greater, GreaterNode, mx::greater(a, b, s))
+MLXD_BINARY(exec_greater_equal, GreaterEqualNode, mx::greater_equal(a, b, s))
+MLXD_BINARY(exec_logical_and, LogicalAndNode, mx::logical_and(a, b, s))
+MLXD_BINARY(exec_logical_or, LogicalOrNode, mx::logical_or(a, b, s))
+#undef MLXD_BINARY
+
+void exec_divide(const DivideNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& a = st.tensor(n.a);
+  const mx::array& b = st.tensor(n.b);
+  switch (n.rounding) {
+    case ir::DivRounding_None:
+      st.set_tensor(n.out, mx::divide(a, b, s));
+      return;
+    case ir::DivRounding_Floor:
+      st.set_tensor(n.out, mx::floor_divide(a, b, s));
+      return;
+    case ir::DivRounding_Trunc: {
+      mx::Dtype t = mx::promote_types(a.dtype(), b.dtype());
+      if (mx::issubdtype(t, mx::inexact)) {
+        st.set_tensor(n.out, mx::astype(mx::trunc(mx::divide(a, b, s), s), t, s));
+      } else {
+        // Integer division rounding toward zero: |a| // |b| with the sign of a*b.
+        mx::array q = mx::floor_divide(mx::abs(a, s), mx::abs(b, s), s);
+        mx::array neg = mx::not_equal(mx::less(a, mx::array(0, t), s),
+                                      mx::less(b, mx::array(0, t), s), s);
+        st.set_tensor(n.out, mx::astype(mx::where(neg, mx::negative(q, s), q, s), t, s));
+      }
+      return;
+    }
+  }
+  throw ExecutionError("divide: unknown rounding mode " + std::to_string(int(n.rounding)));
+}
+
+#define MLXD_UNARY(fn, Node, expr)                              \
+  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) { \
+    const mx::array& x = st.tensor(n.x);                         \
+    st.set_tensor(n.out, expr);                                  \
+  }
+
+MLXD_UNARY(exec_neg, NegNode, mx::negative(x, s))
+MLXD_UNARY(exec_abs, AbsNode, mx::abs(x, s))
+MLXD_UNARY(exec_exp, ExpNode, mx::exp(x, s))
+MLXD_UNARY(exec_log, LogNode, mx::log(x, s))
+MLXD_UNARY(exec_sqrt, SqrtNode, mx::sqrt(x, s))
+MLXD_UNARY(exec_rsqrt, RsqrtNode, mx::rsqrt(x, s))
+MLXD_UNARY(exec_sin, SinNode, mx::sin(x, s))
+MLXD_UNARY(exec_cos, CosNode, mx::cos(x, s))
+MLXD_UNARY(exec_tanh, TanhNode, mx::tanh(x, s))
+MLXD_UNARY(exec_sigmoid, SigmoidNode, mx::sigmoid(x, s))
+MLXD_UNARY(exec_erf, ErfNode, mx::erf(x, s))
+MLXD_UNARY(exec_floor, FloorNode, mx::floor(x, s))
+MLXD_UNARY(exec_ceil, CeilNode, mx::ceil(x, s))
+MLXD_UNARY(exec_round, RoundNode, mx::round(x, n.decimals, s))
+MLXD_UNARY(exec_reciprocal, ReciprocalNode, mx::reciprocal(x, s))
+MLXD_UNARY(exec_logical_not, LogicalNotNode, mx::logical_not(x, s))
+MLXD_UNARY(exec_relu, ReluNode, mx::maximum(x, mx::array(0, x.dtype()), s))
+MLXD_UNARY(exec_silu, SiluNode, mx::multiply(x, mx::sigmoid(x, s), s))
+MLXD_UNARY(exec_copy, CopyNode, mx::copy(x, s))
+MLXD_UNARY(exec_as_type, AsTypeNode, mx::astype(x, to_mlx_dtype(n.dtype), s))
+#undef MLXD_UNARY
+
+void exec_gelu(const GeluNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  mx::Dtype t = x.dtype();
+  auto c = [&](double v) { return mx::array(v, t); };
+  mx::array y = x;
+  if (n.approximation == ir::GeluApproximation_Tanh) {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    mx::array inner = mx::multiply(
+        c(std::sqrt(2.0 / M_PI)),
+        mx::add(x, mx::multiply(c(0.044715), mx::multiply(x, mx::multiply(x, x, s), s), s), s), s);
+    y = mx::multiply(mx::multiply(c(0.5), x, s), mx::add(c(1.0), mx::tanh(inner, s), s), s);
+  } else {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    y = mx::multiply(mx::multiply(c(0.5), x, s),
+                     mx::add(c(1.0), mx::erf(mx::multiply(x, c(M_SQRT1_2), s), s), s), s);
+  }
+  st.set_tensor(n.out, y);
+}
+
+void exec_leaky_relu(const LeakyReluNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  mx::array zero(0, x.dtype());
+  st.set_tensor(n.out, mx::where(mx::greater(x, zero, s), x,
+                                 mx::multiply(x, mx::array(n.negative_slope, x.dtype()), s), s));
+}
+
+void exec_clip(const ClipNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  std::optional<mx::array> lo, hi;
+  if (n.min) lo = st.operand(*n.min, x.dtype());
+  if (n.max) hi = st.operand(*n.max, x.dtype());
+  if (!lo && !hi) {
+    st.set_tensor(n.out, x);
+    return;
+  }
+  st.set_tensor(n.out, mx::clip(x, lo, hi, s));
+}
+
+void exec_where(const WhereNode& n, ExecutionState& st, StreamOrDevice s) {
+  st.set_tensor(n.out, mx::where(st.tensor(n.condition), st.tensor(n.a), st.tensor(n.b), s));
+}
+
+}  // namespace mlxd

@@ -1,0 +1,119 @@
+// Matrix products, normalization, convolution, attention.
+#include <cmath>
+
+#include "op_util.h"
+
+namespace mlxd {
+
+using namespace mlxd::ops;
+
+void exec_matmul(const MatmulNode& n, ExecutionState& st, StreamOrDevice s) {
+  st.set_tensor(n.out, mx::matmul(st.tensor(n.a), st.tensor(n.b), s));
+}
+
+void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  const mx::array& w = st.tensor(n.weight);
+  if (w.ndim() != 2) throw ExecutionError("linear: weight must be 2-D");
+  mx::array wt = mx::transpose(w, {1, 0}, s);
+  if (n.bias) {
+    st.set_tensor(n.out, mx::addmm(st.tensor(*n.bias), x, wt, 1.0f, 1.0f, s));
+  } else {
+    st.set_tensor(n.out, mx::matmul(x, wt, s));
+  }
+}
+
+void exec_addmm(const AddmmNode& n, ExecutionState& st, StreamOrDevice s) {
+  st.set_tensor(n.out, mx::addmm(st.tensor(n.bias), st.tensor(n.mat1), st.tensor(n.mat2),
+                                 n.alpha, n.beta, s));
+}
+
+void exec_layer_norm(const LayerNormNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  int k = n.num_axes;
+  if (k < 1 || k > static_cast<int>(x.ndim())) {
+    throw ExecutionError("layer_norm: num_axes " + std::to_string(k) + " for a " +
+                         std::to_string(x.ndim()) + "-D input");
+  }
+  std::optional<mx::array> w, b;
+  if (n.weight) w = st.tensor(*n.weight);
+  if (n.bias) b = st.tensor(*n.bias);
+  if (k == 1 && !n.mean_out && !n.rstd_out) {
+    st.set_tensor(n.out, mx::fast::layer_norm(x, w, b, n.eps, s));
+    return;
+  }
+  std::vector<int> axes;
+  for (int i = static_cast<int>(x.ndim()) - k; i < static_cast<int>(x.ndim()); ++i) axes.push_back(i);
+  mx::array xf = mx::astype(x, mx::float32, s);
+  mx::array mean = mx::mean(xf, axes, /*keepdims=*/true, s);
+  mx::array var = mx::var(xf, axes, /*keepdims=*/true, 0, s);
+  mx::array rstd = mx::rsqrt(mx::add(var, mx::array(n.eps, mx::float32), s), s);
+  mx::array y = mx::astype(mx::multiply(mx::subtract(xf, mean, s), rstd, s), x.dtype(), s);
+  if (w) y = mx::multiply(y, *w, s);
+  if (b) y = mx::add(y, *b, s);
+  st.set_tensor(n.out, y);
+  if (n.mean_out) st.set_tensor(*n.mean_out, mx::astype(mean, x.dtype(), s));
+  if (n.rstd_out) st.set_tensor(*n.rstd_out, mx::astype(rstd, x.dtype(), s));
+}
+
+void exec_rms_norm(const RmsNormNode& n, ExecutionState& st, StreamOrDevice s) {
+  std::optional<mx::array> w;
+  if (n.weight) w = st.tensor(*n.weight);
+  st.set_tensor(n.out, mx::fast::rms_norm(st.tensor(n.x), w, n.eps, s));
+}
+
+// PyTorch layout: x (N, C, *spatial), weight (O, C/groups, *kernel), out
+// (N, O, *spatial). MLX convolves channels-last, so transpose around it.
+void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  const mx::array& w = st.tensor(n.weight);
+  int nd = static_cast<int>(x.ndim()) - 2;
+  if (nd < 1 || nd > 3 || static_cast<int>(w.ndim()) != nd + 2) {
+    throw ExecutionError("conv: expected a 3-D to 5-D input and a weight of the same rank");
+  }
+  auto expand = [&](const std::vector<int32_t>& v, int dflt, const char* what) {
+    if (v.empty()) return std::vector<int>(nd, dflt);
+    if (v.size() == 1) return std::vector<int>(nd, v[0]);
+    if (static_cast<int>(v.size()) != nd) {
+      throw ExecutionError(std::string("conv: ") + what + " has " + std::to_string(v.size()) +
+                           " entries for " + std::to_string(nd) + " spatial dims");
+    }
+    return std::vector<int>(v.begin(), v.end());
+  };
+  std::vector<int> stride = expand(n.stride, 1, "stride");
+  std::vector<int> padding = expand(n.padding, 0, "padding");
+  std::vector<int> dilation = expand(n.dilation, 1, "dilation");
+  std::vector<int> to_last{0}, to_first{0, nd + 1};
+  for (int i = 0; i < nd; ++i) to_last.push_back(i + 2);
+  to_last.push_back(1);
+  for (int i = 0; i < nd; ++i) to_first.push_back(i + 1);
+  mx::array xin = mx::transpose(x, to_last, s);
+  mx::array win = mx::transpose(w, to_last, s);
+  mx::array y = mx::conv_general(xin, win, stride, padding, padding, dilation, {}, n.groups,
+                                 false, s);
+  if (n.bias) y = mx::add(y, st.tensor(*n.bias), s);  // channels-last: bias broadcasts
+  st.set_tensor(n.out, mx::transpose(y, to_first, s));
+}
+
+// q, k, v: (B, H, L, D) as in PyTorch. A boolean mask keeps True entries; a
+// float mask is added to the scores. scale 0 means 1/sqrt(D).
+void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, ExecutionState& st,
+                                       StreamOrDevice s) {
+  const mx::array& q = st.tensor(n.q);
+  const mx::array& k = st.tensor(n.k);
+  const mx::array& v = st.tensor(n.v);
+  if (q.ndim() != 4 || k.ndim() != 4 || v.ndim() != 4) {
+    throw ExecutionError("scaled_dot_product_attention: q, k and v must be 4-D (B, H, L, D)");
+  }
+  float scale = n.scale != 0.0f ? n.scale : 1.0f / std::sqrt(static_cast<float>(q.shape(-1)));
+  std::optional<mx::array> mask;
+  if (n.mask) mask = st.tensor(*n.mask);
+  std::string mode = n.causal ? "causal" : (mask ? "array" : "");
+  if (n.causal && mask) {
+    throw ExecutionError("scaled_dot_product_attention: both causal and an explicit mask");
+  }
+  st.set_tensor(n.out,
+                mx::fast::scaled_dot_product_attention(q, k, v, scale, mode, mask, {}, false, s));
+}
+
+}  // namespace mlxd

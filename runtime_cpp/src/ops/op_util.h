@@ -1,0 +1,35 @@
+// Helpers shared by the exec_* implementations.
+#pragma once
+
+#include <mlx/mlx.h>
+
+#include <string>
+#include <vector>
+
+#include "mlx_delegate/backend_interface.h"
+#include "mlx_delegate/execution_state.h"
+#include "mlx_dispatch.h"
+
+namespace mlxd::ops {
+
+namespace mx = mlx::core;
+
+mx::Dtype to_mlx_dtype(ir::DType t);
+
+// `axis` in [-ndim, ndim) → [0, ndim); throws otherwise.
+int normalize_axis(int axis, int ndim, const char* op);
+
+// Axes to reduce: all of them when `axes` is empty.
+std::vector<int> reduce_axes(const std::vector<int32_t>& axes, int ndim, const char* op);
+
+// Resolves a shape of literals and value slots.
+mx::Shape resolve_shape(const std::vector<IntOrVid>& shape, const ExecutionState& st);
+
+inline int32_t to_i32(int64_t v, const char* what) {
+  if (v < INT32_MIN || v > INT32_MAX) {
+    throw ExecutionError(std::string(what) + " " + std::to_string(v) + " does not fit in int32");
+  }
+  return static_cast<int32_t>(v);
+}
+
+}  // namespace mlxd::ops

@@ -1,0 +1,232 @@
+#include "mlx_backend.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#ifndef MLXD_IMPL_DEVICE
+#error "MLXD_IMPL_DEVICE must be 0 (cpu) or 1 (gpu)"
+#endif
+#ifndef MLXD_BLAS_NAME
+#define MLXD_BLAS_NAME "reference"
+#endif
+
+namespace mx = mlx::core;
+
+namespace mlxd::plugin {
+
+mx::Dtype to_mlx(DType t) {
+  switch (t) {
+    case DType::Float32: return mx::float32;
+    case DType::Float16: return mx::float16;
+    case DType::BFloat16: return mx::bfloat16;
+    case DType::Int32: return mx::int32;
+    case DType::Int64: return mx::int64;
+    case DType::Int8: return mx::int8;
+    case DType::UInt8: return mx::uint8;
+    case DType::Bool: return mx::bool_;
+    case DType::Int16: return mx::int16;
+    case DType::UInt16: return mx::uint16;
+    case DType::UInt32: return mx::uint32;
+    case DType::UInt64: return mx::uint64;
+    case DType::Float64: return mx::float64;
+  }
+  throw std::invalid_argument("unknown dtype " + std::to_string(static_cast<int>(t)));
+}
+
+DType from_mlx(mx::Dtype t) {
+  switch (t.val()) {
+    case mx::Dtype::Val::float32: return DType::Float32;
+    case mx::Dtype::Val::float16: return DType::Float16;
+    case mx::Dtype::Val::bfloat16: return DType::BFloat16;
+    case mx::Dtype::Val::int32: return DType::Int32;
+    case mx::Dtype::Val::int64: return DType::Int64;
+    case mx::Dtype::Val::int8: return DType::Int8;
+    case mx::Dtype::Val::uint8: return DType::UInt8;
+    case mx::Dtype::Val::bool_: return DType::Bool;
+    case mx::Dtype::Val::int16: return DType::Int16;
+    case mx::Dtype::Val::uint16: return DType::UInt16;
+    case mx::Dtype::Val::uint32: return DType::UInt32;
+    case mx::Dtype::Val::uint64: return DType::UInt64;
+    case mx::Dtype::Val::float64: return DType::Float64;
+    default: break;
+  }
+  throw std::runtime_error("MLX dtype has no delegate equivalent");
+}
+
+namespace {
+
+mx::Shape to_shape(const std::vector<int64_t>& dims, size_t* numel) {
+  mx::Shape shape;
+  size_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d > INT32_MAX) {
+      throw std::invalid_argument("bad dimension " + std::to_string(d));
+    }
+    shape.push_back(static_cast<int32_t>(d));
+    n *= static_cast<size_t>(d);
+  }
+  *numel = n;
+  return shape;
+}
+
+}  // namespace
+
+mx::array array_from_host(const TensorView& v) {
+  size_t numel = 0;
+  mx::Shape shape = to_shape(v.shape, &numel);
+  size_t need = numel * dtype_size(v.dtype);
+  if (v.nbytes != need) {
+    throw std::invalid_argument(std::string("host buffer of ") + std::to_string(v.nbytes) +
+                                " bytes for a " + dtype_name(v.dtype) + " tensor of " +
+                                std::to_string(numel) + " elements (" + std::to_string(need) +
+                                " bytes)");
+  }
+  if (need > 0 && v.data == nullptr) {
+    throw std::invalid_argument("host buffer is NULL");
+  }
+  // A private copy handed to MLX (used without a further copy where the
+  // device can read host memory); freed when MLX no longer needs it.
+  void* copy = std::malloc(need > 0 ? need : 1);
+  if (copy == nullptr) throw std::bad_alloc();
+  if (need > 0) std::memcpy(copy, v.data, need);
+  return mx::array(copy, std::move(shape), to_mlx(v.dtype), [](void* p) { std::free(p); });
+}
+
+void array_to_host(const mx::array& in, OutputBuffer& out, mx::StreamOrDevice s) {
+  mx::array a = in;
+  if (!a.flags().row_contiguous) {
+    a = mx::contiguous(a, false, s);
+  }
+  a.eval();
+  out.dtype = from_mlx(a.dtype());
+  out.shape.assign(a.shape().begin(), a.shape().end());
+  out.nbytes = a.nbytes();
+  if (out.prepare) {
+    if (void* where = out.prepare(out.dtype, out.shape, out.nbytes)) {
+      out.data = where;
+      out.capacity = out.nbytes;
+    }
+  }
+  if (out.nbytes > out.capacity) {
+    throw std::runtime_error("output of " + std::to_string(out.nbytes) +
+                             " bytes does not fit the " + std::to_string(out.capacity) +
+                             "-byte output buffer");
+  }
+  if (out.nbytes > 0) {
+    if (out.data == nullptr) throw std::invalid_argument("output buffer is NULL");
+    std::memcpy(out.data, a.data<void>(), out.nbytes);
+  }
+}
+
+MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
+  info_.name = std::move(name);
+  info_.device_type = type;
+  info_.score = score;
+  if (type == DeviceType::cpu) {
+    info_.device_count = 1;
+    BackendInfo::PropertyMap props;
+    try {
+      props = mx::device_info(mx::Device(mx::Device::cpu, 0));
+    } catch (const std::exception&) {
+    }
+    props["blas"] = std::string(MLXD_BLAS_NAME);
+    props["hardware_concurrency"] = static_cast<size_t>(std::thread::hardware_concurrency());
+    info_.device_properties.push_back(std::move(props));
+  } else {
+    if (!mx::is_available(mx::Device(mx::Device::gpu, 0))) {
+      throw std::runtime_error("MLX reports no GPU");
+    }
+    info_.device_count = mx::device_count(mx::Device::gpu);
+    for (int i = 0; i < info_.device_count; ++i) {
+      info_.device_properties.push_back(mx::device_info(mx::Device(mx::Device::gpu, i)));
+    }
+  }
+}
+
+mx::Device MlxBackend::device(int device_index) const {
+  if (device_index < 0 || device_index >= info_.device_count) {
+    throw std::out_of_range(info_.name + ": device index " + std::to_string(device_index) +
+                            " out of range (" + std::to_string(info_.device_count) +
+                            " device(s))");
+  }
+  return mx::Device(info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
+                    device_index);
+}
+
+const BackendInfo::PropertyMap& MlxBackend::device_info(int device_index) const {
+  device(device_index);
+  return info_.device_properties.at(static_cast<size_t>(device_index));
+}
+
+std::unique_ptr<ProgramHandle> MlxBackend::load_program(int device_index, const uint8_t* payload,
+                                                        size_t size,
+                                                        const ConstantResolver& constants) {
+  return plugin::load_program(info_.name, device(device_index), device_index, payload, size,
+                              constants);
+}
+
+void MlxBackend::execute(ProgramHandle& program, const std::vector<TensorView>& inputs,
+                         std::vector<OutputBuffer>& outputs) {
+  execute_program(program, info_.name, inputs, outputs);
+}
+
+double MlxBackend::run_builtin(const std::string& op, int device_index,
+                               const std::vector<TensorView>& inputs,
+                               std::vector<OutputBuffer>& outputs, int repeat) {
+  mx::Device dev = device(device_index);
+  if (inputs.size() != 2 || outputs.size() != 1) {
+    throw std::invalid_argument("builtin '" + op + "' takes 2 inputs and 1 output");
+  }
+  mx::array a = array_from_host(inputs[0]);
+  mx::array b = array_from_host(inputs[1]);
+  if (dev.type == mx::Device::gpu) {
+    a = mx::copy(a, dev);
+    b = mx::copy(b, dev);
+    mx::eval(a, b);
+  }
+  auto run = [&]() {
+    if (op == "matmul") return mx::matmul(a, b, dev);
+    if (op == "add") return mx::add(a, b, dev);
+    throw std::invalid_argument("unknown builtin '" + op + "' (expected matmul or add)");
+  };
+  mx::array out = run();
+  mx::eval(out);  // warm-up
+  using clock = std::chrono::steady_clock;
+  auto start = clock::now();
+  for (int i = 0; i < repeat; ++i) {
+    out = run();
+    mx::eval(out);
+  }
+  mx::synchronize(mx::default_stream(dev));
+  double seconds = std::chrono::duration<double>(clock::now() - start).count() / repeat;
+  array_to_host(out, outputs[0], dev);
+  return seconds;
+}
+
+void MlxBackend::synchronize(int device_index) {
+  mx::synchronize(mx::default_stream(device(device_index)));
+}
+
+}  // namespace mlxd::plugin
+
+extern "C" __attribute__((visibility("default"))) mlxd::BackendInterface* mlxd_impl_create(
+    const char* name, int score, char* error, size_t error_size) {
+  try {
+    return new mlxd::plugin::MlxBackend(
+        name, MLXD_IMPL_DEVICE == 1 ? mlxd::DeviceType::gpu : mlxd::DeviceType::cpu, score);
+  } catch (const std::exception& e) {
+    if (error != nullptr && error_size > 0) {
+      std::strncpy(error, e.what(), error_size - 1);
+      error[error_size - 1] = '\0';
+    }
+  } catch (...) {
+    if (error != nullptr && error_size > 0) {
+      std::strncpy(error, "unknown exception", error_size - 1);
+      error[error_size - 1] = '\0';
+    }
+  }
+  return nullptr;
+}

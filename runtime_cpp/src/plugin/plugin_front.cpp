@@ -1,0 +1,128 @@
+// The thin front of an MLX backend plugin: libmlx-{name}[-{variant}].so.
+//
+// It links no MLX, so the host can dlopen it and ask for a score cheaply
+// (no MLX, CUDA or BLAS library gets mapped while candidates compete). Only
+// mlx_backend_init() loads the implementation library next to it
+// (MLXD_IMPL_LIB, linked against MLX) with RTLD_DEEPBIND, which makes the
+// implementation's own definitions (e.g. the OpenBLAS-forwarding cblas_*)
+// win for the MLX library it pulls in.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "mlx_delegate/backend_plugin.h"
+
+#ifndef MLXD_PLUGIN_NAME
+#error "MLXD_PLUGIN_NAME must be defined"
+#endif
+#ifndef MLXD_IMPL_LIB
+#error "MLXD_IMPL_LIB must be defined"
+#endif
+
+#define MLXD_SCORE_CPU 1
+#define MLXD_SCORE_CPU_OPENBLAS 2
+#define MLXD_SCORE_CUDA 3
+#define MLXD_SCORE_METAL 4
+
+#ifndef MLXD_SCORE_KIND
+#error "MLXD_SCORE_KIND must be defined"
+#endif
+
+extern "C" {
+typedef mlxd::BackendInterface* (*mlxd_impl_create_fn)(const char* name, int score, char* error,
+                                                       size_t error_size);
+}
+
+namespace {
+
+std::string own_dir() {
+  Dl_info info;
+  std::memset(&info, 0, sizeof(info));
+  if (dladdr(reinterpret_cast<void*>(&own_dir), &info) == 0 || info.dli_fname == nullptr) {
+    throw std::runtime_error("dladdr failed for the plugin front");
+  }
+  std::string path = info.dli_fname;
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS
+// The OpenBLAS library the implementation is linked against; overridable
+// (e.g. to a missing file, to exercise the fallback).
+const char* openblas_path() {
+  const char* env = std::getenv("MLX_DELEGATE_OPENBLAS_LIB");
+  return env != nullptr ? env : MLXD_OPENBLAS_LIB;
+}
+#endif
+
+int score() {
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU
+  return 10;
+#elif MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS
+  void* h = dlopen(openblas_path(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    return 0;
+  }
+  bool ok = dlsym(h, "scipy_cblas_sgemm") != nullptr;
+  dlclose(h);
+  return ok ? 20 : 0;
+#elif MLXD_SCORE_KIND == MLXD_SCORE_CUDA
+  // Ask the driver directly: no CUDA runtime or MLX is mapped for this.
+  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    return 0;
+  }
+  using cu_init_fn = int (*)(unsigned int);
+  using cu_count_fn = int (*)(int*);
+  auto cu_init = reinterpret_cast<cu_init_fn>(dlsym(h, "cuInit"));
+  auto cu_count = reinterpret_cast<cu_count_fn>(dlsym(h, "cuDeviceGetCount"));
+  int count = 0;
+  bool ok = cu_init != nullptr && cu_count != nullptr && cu_init(0) == 0 &&
+            cu_count(&count) == 0 && count > 0;
+  return ok ? 100 : 0;  // the driver stays loaded: CUDA would reload it anyway
+#elif MLXD_SCORE_KIND == MLXD_SCORE_METAL
+#if defined(__APPLE__)
+  return 100;
+#else
+  return 0;
+#endif
+#else
+#error "unknown MLXD_SCORE_KIND"
+#endif
+}
+
+mlxd::BackendInterface* create() {
+  int s = score();
+  if (s <= 0) {
+    throw std::runtime_error(std::string(MLXD_PLUGIN_NAME) + " is not supported on this machine");
+  }
+  std::string impl = own_dir() + "/" + MLXD_IMPL_LIB;
+  int flags = RTLD_NOW | RTLD_LOCAL;
+#if defined(RTLD_DEEPBIND) && !defined(__APPLE__)
+  flags |= RTLD_DEEPBIND;
+#endif
+  dlerror();
+  void* h = dlopen(impl.c_str(), flags);
+  if (h == nullptr) {
+    const char* e = dlerror();
+    throw std::runtime_error("cannot load " + impl + ": " + (e ? e : "unknown error"));
+  }
+  auto fn = reinterpret_cast<mlxd_impl_create_fn>(dlsym(h, "mlxd_impl_create"));
+  if (fn == nullptr) {
+    throw std::runtime_error(impl + " has no mlxd_impl_create entry point");
+  }
+  char error[1024] = {0};
+  mlxd::BackendInterface* backend = fn(MLXD_PLUGIN_NAME, s, error, sizeof(error));
+  if (backend == nullptr) {
+    throw std::runtime_error(std::string("creating the backend failed: ") + error);
+  }
+  return backend;  // the implementation library stays loaded for good
+}
+
+}  // namespace
+
+MLX_BACKEND_IMPL(create)
+MLX_BACKEND_SCORE_IMPL(score)

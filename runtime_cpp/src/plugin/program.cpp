@@ -1,0 +1,385 @@
+// Loading and running an IR program inside an MLX backend plugin.
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <stdexcept>
+
+#include "mlx_backend.h"
+#include "mlx_delegate/execution_state.h"
+#include "mlx_dispatch.h"
+
+namespace mx = mlx::core;
+
+namespace mlxd::plugin {
+
+namespace {
+
+constexpr size_t kHeaderSize = 24;
+
+uint64_t read_u64_le(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// The FlatBuffer inside a payload: after the 24-byte MLX0 header when
+// present ([4 zero bytes]["MLX0"][u64 data offset][u64 data size]), else
+// the whole payload.
+std::pair<const uint8_t*, size_t> flatbuffer_region(const uint8_t* payload, size_t size) {
+  if (payload == nullptr || size == 0) throw LoadError("empty delegate payload");
+  if (size >= 8 && std::memcmp(payload + 4, "MLX0", 4) == 0) {
+    if (size < kHeaderSize) throw LoadError("truncated MLX0 header");
+    uint64_t data_offset = read_u64_le(payload + 8);
+    uint64_t data_size = read_u64_le(payload + 16);
+    if (data_offset == 0) data_offset = size;
+    if (data_offset < kHeaderSize || data_offset > size || data_size > size - data_offset) {
+      throw LoadError("MLX0 header: data segment [" + std::to_string(data_offset) + ", +" +
+                      std::to_string(data_size) + ") outside the " + std::to_string(size) +
+                      "-byte payload");
+    }
+    return {payload + kHeaderSize, static_cast<size_t>(data_offset) - kHeaderSize};
+  }
+  return {payload, size};
+}
+
+mx::Shape static_shape(const TensorMeta& meta, const std::string& what) {
+  mx::Shape shape;
+  for (const auto& d : meta.shape) {
+    if (d.vid || d.literal < 0 || d.literal > INT32_MAX) {
+      throw LoadError(what + " has a dynamic or invalid shape");
+    }
+    shape.push_back(static_cast<int32_t>(d.literal));
+  }
+  return shape;
+}
+
+size_t numel(const mx::Shape& s) {
+  size_t n = 1;
+  for (auto d : s) n *= static_cast<size_t>(d);
+  return n;
+}
+
+bool op_logging_enabled() {
+#if defined(MLXD_OP_LOGGING)
+  const char* env = std::getenv("ET_MLX_ENABLE_OP_LOGGING");
+  return env != nullptr && std::strcmp(env, "1") == 0;
+#else
+  return false;
+#endif
+}
+
+class MlxProgram final : public ProgramHandle {
+ public:
+  MlxProgram(std::string backend, mx::Device device, int device_index)
+      : backend_(std::move(backend)), device_(device), device_index_(device_index) {}
+
+  size_t num_inputs() const override { return graph_.input_map.size(); }
+  size_t num_outputs() const override { return graph_.output_map.size(); }
+  const std::string& backend_name() const override { return backend_; }
+  int device_index() const override { return device_index_; }
+
+  void load(const uint8_t* payload, size_t size, const ConstantResolver& constants);
+  void execute(const std::vector<TensorView>& inputs, std::vector<OutputBuffer>& outputs);
+
+ private:
+  void validate() const;
+  void run_chain(uint32_t chain);
+  void bind_input(const SlotRef& ref, const TensorView& view, size_t position);
+  void write_output(const SlotRef& ref, OutputBuffer& out, size_t position);
+
+  std::string backend_;
+  mx::Device device_;
+  int device_index_;
+  MLXGraph graph_;
+  ExecutionState state_;
+  std::mutex mu_;
+};
+
+void MlxProgram::validate() const {
+  const auto& g = graph_;
+  if (g.instruction_chains.empty()) throw LoadError("program has no instruction chain");
+  if (g.main_chain >= g.instruction_chains.size()) {
+    throw LoadError("main_chain " + std::to_string(g.main_chain) + " out of range (" +
+                    std::to_string(g.instruction_chains.size()) + " chains)");
+  }
+  if (g.init_chain < -1 || g.init_chain >= static_cast<int32_t>(g.instruction_chains.size())) {
+    throw LoadError("init_chain " + std::to_string(g.init_chain) + " out of range");
+  }
+  auto check_ref = [&](const SlotRef& r, const char* map) {
+    if (r.kind == ir::SlotKind_Tensor) {
+      if (r.idx >= state_.num_tensor_slots()) {
+        throw LoadError(std::string(map) + " names tensor slot " + std::to_string(r.idx) +
+                        " of " + std::to_string(state_.num_tensor_slots()));
+      }
+    } else if (r.kind == ir::SlotKind_Value) {
+      if (r.idx >= state_.num_value_slots()) {
+        throw LoadError(std::string(map) + " names value slot " + std::to_string(r.idx) + " of " +
+                        std::to_string(state_.num_value_slots()));
+      }
+    } else {
+      throw LoadError(std::string(map) + " has an unknown slot kind");
+    }
+  };
+  for (const auto& r : g.input_map) check_ref(r, "input_map");
+  for (const auto& r : g.output_map) check_ref(r, "output_map");
+  for (const auto& r : g.mutable_buffer_map) {
+    check_ref(r, "mutable_buffer_map");
+    if (r.kind != ir::SlotKind_Tensor || state_.slot_class(Tid{r.idx}) != SlotClass::mutable_buffer) {
+      throw LoadError("mutable_buffer_map entry " + std::to_string(r.idx) +
+                      " is not a mutable buffer slot");
+    }
+  }
+  for (const auto& n : g.named_slots) {
+    if (n.slot.idx >= state_.num_tensor_slots()) {
+      throw LoadError("named slot '" + n.name + "' names tensor slot " +
+                      std::to_string(n.slot.idx) + " of " +
+                      std::to_string(state_.num_tensor_slots()));
+    }
+    SlotClass c = state_.slot_class(n.slot);
+    if (c != SlotClass::constant && c != SlotClass::mutable_buffer) {
+      throw LoadError("named slot '" + n.name + "' is a " + slot_class_name(c) +
+                      " slot, not a constant or mutable buffer");
+    }
+  }
+}
+
+void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolver& constants) {
+  auto [fb, fb_size] = flatbuffer_region(payload, size);
+  // FlatBuffers need an aligned buffer; the payload may sit anywhere.
+  std::vector<uint64_t> aligned((fb_size + 7) / 8);
+  std::memcpy(aligned.data(), fb, fb_size);
+  graph_ = mlxd::load_program(reinterpret_cast<const uint8_t*>(aligned.data()), fb_size);
+  state_.bind(graph_);
+  validate();
+
+  // Constants from the host's named data, wrapped without a copy where the
+  // device can read host memory.
+  std::vector<bool> named(state_.num_tensor_slots(), false);
+  for (const auto& n : graph_.named_slots) {
+    SlotClass c = state_.slot_class(n.slot);
+    if (graph_.tensor_meta.empty()) throw LoadError("program has named slots but no tensor_meta");
+    const TensorMeta& meta = graph_.tensor_meta[n.slot.idx];
+    std::string what = std::string(slot_class_name(c)) + " '" + n.name + "'";
+    mx::Shape shape = static_shape(meta, what);
+    mx::Dtype dtype = to_mlx(static_cast<DType>(meta.dtype));
+    size_t need = numel(shape) * dtype.size();
+    ConstantBuffer buf;
+    bool found = constants ? constants(n.name, buf) : false;
+    if (!found) {
+      if (c == SlotClass::constant) {
+        throw LoadError("constant '" + n.name + "' is not in the named data");
+      }
+      state_.set_mutable_buffer(n.slot, mx::zeros(shape, dtype, device_));
+      named[n.slot.idx] = true;
+      continue;
+    }
+    if (buf.nbytes != need || (need > 0 && buf.data == nullptr)) {
+      throw LoadError(what + ": named data has " + std::to_string(buf.nbytes) +
+                      " bytes, expected " + std::to_string(need));
+    }
+    mx::array a(const_cast<void*>(buf.data), shape, dtype, [](void*) {});
+    if (c == SlotClass::constant) {
+      state_.set_constant(n.slot, std::move(a));
+    } else {
+      // Mutable buffers get their own storage: they are written in place.
+      state_.set_mutable_buffer(n.slot, mx::copy(a, device_));
+    }
+    named[n.slot.idx] = true;
+  }
+  for (uint32_t i = 0; i < graph_.num_constant_tensors; ++i) {
+    if (!named[i]) throw LoadError("constant slot " + std::to_string(i) + " has no name");
+  }
+  // Unnamed mutable buffers start as zeros of their declared shape.
+  uint32_t first_mutable =
+      graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
+  for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
+    uint32_t t = first_mutable + i;
+    if (named[t]) continue;
+    if (graph_.tensor_meta.empty()) throw LoadError("mutable buffers need tensor_meta");
+    const TensorMeta& meta = graph_.tensor_meta[t];
+    state_.set_mutable_buffer(
+        Tid{t}, mx::zeros(static_shape(meta, "mutable buffer slot " + std::to_string(t)),
+                          to_mlx(static_cast<DType>(meta.dtype)), device_));
+  }
+  if (graph_.init_chain >= 0) {
+    state_.reset();
+    run_chain(static_cast<uint32_t>(graph_.init_chain));
+  }
+  std::vector<mx::array> persistent;
+  for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
+    persistent.push_back(state_.tensor(Tid{first_mutable + i}));
+  }
+  if (!persistent.empty()) mx::eval(persistent);
+}
+
+void MlxProgram::run_chain(uint32_t chain) {
+  const auto& instructions = graph_.instruction_chains.at(chain).instructions;
+  bool log_ops = op_logging_enabled();
+  mx::StreamOrDevice s = device_;
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    const Instruction& instr = instructions[i];
+    try {
+      dispatch(instr, state_, s);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(backend_ + ": instruction " + std::to_string(i) + " of chain " +
+                               std::to_string(chain) + " (" + op_name(instr.op) +
+                               "): " + e.what());
+    }
+    if (log_ops) {
+      std::cerr << "[mlx-delegate op] " << backend_ << " chain " << chain << " #" << i << " "
+                << op_name(instr.op) << std::endl;
+    }
+  }
+}
+
+void MlxProgram::bind_input(const SlotRef& ref, const TensorView& view, size_t position) {
+  if (ref.kind == ir::SlotKind_Value) {
+    size_t n = dtype_size(view.dtype);
+    if (n == 0 || view.nbytes != n || view.data == nullptr) {
+      throw std::invalid_argument("input " + std::to_string(position) +
+                                  " is a scalar value: pass one element");
+    }
+    Value v;
+    switch (view.dtype) {
+      case DType::Int64: { int64_t x; std::memcpy(&x, view.data, 8); v = x; break; }
+      case DType::Int32: { int32_t x; std::memcpy(&x, view.data, 4); v = int64_t(x); break; }
+      case DType::Float32: { float x; std::memcpy(&x, view.data, 4); v = double(x); break; }
+      case DType::Float64: { double x; std::memcpy(&x, view.data, 8); v = x; break; }
+      case DType::Bool: { uint8_t x; std::memcpy(&x, view.data, 1); v = x != 0; break; }
+      default:
+        throw std::invalid_argument("input " + std::to_string(position) + ": a " +
+                                    dtype_name(view.dtype) + " scalar value is not supported");
+    }
+    state_.set_value(Vid{ref.idx}, v);
+    return;
+  }
+  Tid t{ref.idx};
+  if (!graph_.tensor_meta.empty()) {
+    const TensorMeta& meta = graph_.tensor_meta[t.idx];
+    DType want = static_cast<DType>(meta.dtype);
+    if (want != view.dtype) {
+      throw std::invalid_argument("input " + std::to_string(position) + " is " +
+                                  dtype_name(view.dtype) + ", the program expects " +
+                                  dtype_name(want));
+    }
+    if (!meta.shape.empty() || view.shape.empty()) {
+      bool ok = meta.shape.size() == view.shape.size();
+      for (size_t d = 0; ok && d < meta.shape.size(); ++d) {
+        const auto& dim = meta.shape[d];
+        if (!dim.vid && dim.literal >= 0 && dim.literal != view.shape[d]) ok = false;
+      }
+      if (!ok) {
+        std::string got, exp;
+        for (auto d : view.shape) {
+          got += got.empty() ? "" : ",";
+          got += std::to_string(d);
+        }
+        for (const auto& d : meta.shape) {
+          exp += exp.empty() ? "" : ",";
+          exp += (d.vid || d.literal < 0) ? std::string("?") : std::to_string(d.literal);
+        }
+        throw std::invalid_argument("input " + std::to_string(position) + " has shape (" + got +
+                                    "), the program expects (" + exp + ")");
+      }
+    }
+  }
+  mx::array a = array_from_host(view);
+  state_.set_tensor(t, std::move(a));
+}
+
+void MlxProgram::write_output(const SlotRef& ref, OutputBuffer& out, size_t position) {
+  if (ref.kind == ir::SlotKind_Value) {
+    const Value& v = state_.value(Vid{ref.idx});
+    uint8_t bytes[8] = {0};
+    out.shape.clear();
+    if (const auto* d = std::get_if<double>(&v)) {
+      out.dtype = DType::Float64;
+      out.nbytes = 8;
+      std::memcpy(bytes, d, 8);
+    } else if (const auto* b = std::get_if<bool>(&v)) {
+      out.dtype = DType::Bool;
+      out.nbytes = 1;
+      bytes[0] = *b ? 1 : 0;
+    } else {
+      int64_t i = state_.int_value(Vid{ref.idx});
+      out.dtype = DType::Int64;
+      out.nbytes = 8;
+      std::memcpy(bytes, &i, 8);
+    }
+    if (out.prepare) {
+      if (void* where = out.prepare(out.dtype, out.shape, out.nbytes)) {
+        out.data = where;
+        out.capacity = out.nbytes;
+      }
+    }
+    if (out.capacity < out.nbytes || out.data == nullptr) {
+      throw std::runtime_error("output " + std::to_string(position) + ": buffer too small");
+    }
+    std::memcpy(out.data, bytes, out.nbytes);
+    return;
+  }
+  try {
+    array_to_host(state_.tensor(Tid{ref.idx}), out, device_);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("output " + std::to_string(position) + ": " + e.what());
+  }
+}
+
+void MlxProgram::execute(const std::vector<TensorView>& inputs,
+                         std::vector<OutputBuffer>& outputs) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (inputs.size() != graph_.input_map.size()) {
+    throw std::invalid_argument(backend_ + ": program takes " +
+                                std::to_string(graph_.input_map.size()) + " inputs, got " +
+                                std::to_string(inputs.size()));
+  }
+  if (outputs.size() != graph_.output_map.size()) {
+    throw std::invalid_argument(backend_ + ": program has " +
+                                std::to_string(graph_.output_map.size()) + " outputs, got " +
+                                std::to_string(outputs.size()) + " output buffers");
+  }
+  state_.reset();
+  for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
+  run_chain(graph_.main_chain);
+  std::vector<mx::array> to_eval;
+  for (const auto& r : graph_.output_map) {
+    if (r.kind == ir::SlotKind_Tensor) to_eval.push_back(state_.tensor(Tid{r.idx}));
+  }
+  uint32_t first_mutable =
+      graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
+  for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
+    to_eval.push_back(state_.tensor(Tid{first_mutable + i}));
+  }
+  mx::eval(to_eval);
+  for (size_t i = 0; i < outputs.size(); ++i) write_output(graph_.output_map[i], outputs[i], i);
+  state_.reset();  // drop per-call arrays (inputs, temps) now
+}
+
+}  // namespace
+
+std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name, mx::Device device,
+                                            int device_index, const uint8_t* payload, size_t size,
+                                            const ConstantResolver& constants) {
+  auto program = std::make_unique<MlxProgram>(backend_name, device, device_index);
+  try {
+    program->load(payload, size, constants);
+  } catch (const LoadError& e) {
+    throw std::runtime_error(backend_name + ": cannot load program: " + e.what());
+  }
+  return program;
+}
+
+void execute_program(ProgramHandle& program, const std::string& backend_name,
+                     const std::vector<TensorView>& inputs, std::vector<OutputBuffer>& outputs) {
+  auto* p = dynamic_cast<MlxProgram*>(&program);
+  if (p == nullptr || p->backend_name() != backend_name) {
+    throw std::invalid_argument("program loaded by backend '" + program.backend_name() +
+                                "' (device " + std::to_string(program.device_index()) +
+                                ") executed on backend '" + backend_name + "'");
+  }
+  p->execute(inputs, outputs);
+}
+
+}  // namespace mlxd::plugin

@@ -1,0 +1,363 @@
+// mlxd-run: runs a .pte with the MLX delegate through ExecuTorch's Module
+// API, without Python or torch.
+//
+//   mlxd-run MODEL.pte --inputs in.bin --outputs out.bin
+//            [--device cpu|gpu|gpu:N] [--repeat N] [--warmup N]
+//            [--method forward] [--data weights.ptd] [--quiet]
+//
+// Inputs and outputs use the .bin tensor format (tensor_bin.h, README.md).
+// Exit status: 0 on success, 1 on a failed load or run, 2 on a usage error.
+#include <executorch/extension/module/module.h>
+#include <executorch/extension/tensor/tensor.h>
+#include <executorch/runtime/backend/backend_options_map.h>
+#include <executorch/runtime/backend/options.h>
+#include <executorch/runtime/platform/runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dtype_map.h"
+#include "tensor_bin.h"
+
+extern "C" int mlxd_delegate_registered(void);
+extern "C" const char* mlxd_delegate_backend_id(void);
+
+namespace et = executorch::runtime;
+namespace ext = executorch::extension;
+using mlxd::DType;
+using mlxd::runner::BinTensor;
+using mlxd::runner::EntryKind;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mlxd-run MODEL.pte --inputs IN.bin --outputs OUT.bin\n"
+    "                [--device cpu|gpu|gpu:N] [--repeat N] [--warmup N]\n"
+    "                [--method NAME] [--data FILE.ptd] [--quiet]\n"
+    "\n"
+    "Runs MODEL.pte through ExecuTorch with the MLX delegate (MLXDelegateBackend).\n"
+    "  --inputs IN.bin     program inputs (.bin tensor file, see runtime_cpp/README.md)\n"
+    "  --outputs OUT.bin   where the outputs of the last run are written\n"
+    "  --device D          device for the delegate (default: the compile spec, else the\n"
+    "                      first GPU if a GPU backend loads, else cpu)\n"
+    "  --repeat N          timed runs (default 1); the median latency is printed\n"
+    "  --warmup N          untimed runs before them (default 0)\n"
+    "  --method NAME       method to run (default forward)\n"
+    "  --data FILE.ptd     external named data (weights saved outside the .pte)\n"
+    "  --quiet             print nothing but errors\n";
+
+struct Options {
+  std::string model;
+  std::string inputs;
+  std::string outputs;
+  std::string device;
+  std::string method = "forward";
+  std::string data;
+  int repeat = 1;
+  int warmup = 0;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "mlxd-run: %s\n\n%s", message.c_str(), kUsage);
+  std::exit(2);
+}
+
+int parse_count(const std::string& flag, const char* text, int min) {
+  char* end = nullptr;
+  long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < min || v > 1000000) {
+    usage_error(flag + " takes an integer >= " + std::to_string(min) + ", got '" + text + "'");
+  }
+  return static_cast<int>(v);
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* flag) -> const char* {
+      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "--inputs") {
+      o.inputs = value("--inputs");
+    } else if (a == "--outputs") {
+      o.outputs = value("--outputs");
+    } else if (a == "--device") {
+      o.device = value("--device");
+    } else if (a == "--method") {
+      o.method = value("--method");
+    } else if (a == "--data") {
+      o.data = value("--data");
+    } else if (a == "--repeat") {
+      o.repeat = parse_count("--repeat", value("--repeat"), 1);
+    } else if (a == "--warmup") {
+      o.warmup = parse_count("--warmup", value("--warmup"), 0);
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      usage_error("unknown option " + a);
+    } else if (o.model.empty()) {
+      o.model = a;
+    } else {
+      usage_error("more than one model given ('" + o.model + "', '" + a + "')");
+    }
+  }
+  if (o.model.empty()) usage_error("no model given");
+  if (o.inputs.empty()) usage_error("--inputs is required");
+  if (o.outputs.empty()) usage_error("--outputs is required");
+  return o;
+}
+
+const char* error_name(et::Error e) {
+  switch (e) {
+    case et::Error::Ok:
+      return "Ok";
+    case et::Error::Internal:
+      return "Internal";
+    case et::Error::InvalidState:
+      return "InvalidState";
+    case et::Error::EndOfMethod:
+      return "EndOfMethod";
+    case et::Error::NotSupported:
+      return "NotSupported";
+    case et::Error::NotImplemented:
+      return "NotImplemented";
+    case et::Error::InvalidArgument:
+      return "InvalidArgument";
+    case et::Error::InvalidType:
+      return "InvalidType";
+    case et::Error::OperatorMissing:
+      return "OperatorMissing";
+    case et::Error::NotFound:
+      return "NotFound";
+    case et::Error::MemoryAllocationFailed:
+      return "MemoryAllocationFailed";
+    case et::Error::AccessFailed:
+      return "AccessFailed";
+    case et::Error::InvalidProgram:
+      return "InvalidProgram";
+    case et::Error::InvalidExternalData:
+      return "InvalidExternalData";
+    case et::Error::OutOfResources:
+      return "OutOfResources";
+    case et::Error::DelegateInvalidCompatibility:
+      return "DelegateInvalidCompatibility";
+    case et::Error::DelegateMemoryAllocationFailed:
+      return "DelegateMemoryAllocationFailed";
+    case et::Error::DelegateInvalidHandle:
+      return "DelegateInvalidHandle";
+    default:
+      return "error";
+  }
+}
+
+std::string fail(const std::string& what, et::Error e) {
+  char code[16];
+  std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned>(e));
+  return what + ": " + error_name(e) + " (" + code + ")";
+}
+
+// The EValue for one input, checked against the method's declared input.
+et::EValue make_input(size_t index, BinTensor& t, const et::MethodMeta& meta,
+                      std::vector<ext::TensorPtr>& keep) {
+  auto tag = meta.input_tag(index);
+  if (!tag.ok())
+    throw std::runtime_error(fail("input " + std::to_string(index) + " tag", tag.error()));
+  std::string where = "input " + std::to_string(index) + " (" + mlxd::runner::describe(t) + ")";
+  switch (tag.get()) {
+    case et::Tag::Tensor: {
+      if (t.kind != EntryKind::tensor)
+        throw std::runtime_error(where + ": the method expects a tensor");
+      mlxd::delegate::ScalarType st;
+      if (!mlxd::delegate::to_scalar_type(t.dtype, &st))
+        throw std::runtime_error(where + ": bad dtype");
+      auto info = meta.input_tensor_meta(index);
+      if (info.ok() && info->scalar_type() != st) {
+        DType want = DType::Float32;
+        mlxd::delegate::to_ir_dtype(info->scalar_type(), &want);
+        throw std::runtime_error(where + ": the method expects " + mlxd::dtype_name(want));
+      }
+      if (info.ok() && info->sizes().size() != t.shape.size()) {
+        throw std::runtime_error(where + ": the method expects rank " +
+                                 std::to_string(info->sizes().size()));
+      }
+      std::vector<executorch::aten::SizesType> sizes;
+      for (int64_t d : t.shape) sizes.push_back(static_cast<executorch::aten::SizesType>(d));
+      keep.push_back(ext::from_blob(t.data.data(), std::move(sizes), st));
+      return et::EValue(*keep.back());
+    }
+    case et::Tag::Int: {
+      if (t.dtype != DType::Int64 && t.dtype != DType::Int32) {
+        throw std::runtime_error(where + ": the method expects an int");
+      }
+      int64_t v = 0;
+      if (t.dtype == DType::Int64 && t.data.size() == 8) std::memcpy(&v, t.data.data(), 8);
+      if (t.dtype == DType::Int32 && t.data.size() == 4) {
+        int32_t w;
+        std::memcpy(&w, t.data.data(), 4);
+        v = w;
+      }
+      return et::EValue(v);
+    }
+    case et::Tag::Double: {
+      if (t.dtype != DType::Float64 || t.data.size() != 8) {
+        throw std::runtime_error(where + ": the method expects a float64 scalar");
+      }
+      double v;
+      std::memcpy(&v, t.data.data(), 8);
+      return et::EValue(v);
+    }
+    case et::Tag::Bool: {
+      if (t.dtype != DType::Bool || t.data.size() != 1) {
+        throw std::runtime_error(where + ": the method expects a bool scalar");
+      }
+      return et::EValue(t.data[0] != 0);
+    }
+    default:
+      throw std::runtime_error(where + ": unsupported input kind (tag " +
+                               std::to_string(static_cast<int>(tag.get())) + ")");
+  }
+}
+
+BinTensor from_output(size_t index, const et::EValue& v) {
+  BinTensor b;
+  std::string where = "output " + std::to_string(index);
+  if (v.isTensor()) {
+    const auto& t = v.toTensor();
+    if (!mlxd::delegate::to_ir_dtype(t.scalar_type(), &b.dtype)) {
+      throw std::runtime_error(where + ": dtype " +
+                               std::to_string(static_cast<int>(t.scalar_type())) +
+                               " has no .bin code");
+    }
+    for (auto s : t.sizes()) b.shape.push_back(static_cast<int64_t>(s));
+    const auto* p = static_cast<const uint8_t*>(t.const_data_ptr());
+    b.data.assign(p, p + t.nbytes());
+    return b;
+  }
+  b.kind = EntryKind::scalar;
+  if (v.isInt()) {
+    b.dtype = DType::Int64;
+    int64_t x = v.toInt();
+    b.data.resize(8);
+    std::memcpy(b.data.data(), &x, 8);
+  } else if (v.isDouble()) {
+    b.dtype = DType::Float64;
+    double x = v.toDouble();
+    b.data.resize(8);
+    std::memcpy(b.data.data(), &x, 8);
+  } else if (v.isBool()) {
+    b.dtype = DType::Bool;
+    b.data.assign(1, v.toBool() ? 1 : 0);
+  } else {
+    throw std::runtime_error(where + ": not a tensor or a scalar (tag " +
+                             std::to_string(static_cast<int>(v.tag)) + ")");
+  }
+  return b;
+}
+
+int run(const Options& o) {
+  et::runtime_init();
+  if (mlxd_delegate_registered() != 1) {
+    std::fprintf(stderr, "mlxd-run: the MLX delegate backend is not registered\n");
+    return 1;
+  }
+  std::vector<BinTensor> inputs = mlxd::runner::read_tensor_file(o.inputs);
+
+  std::unique_ptr<ext::Module> module;
+  if (o.data.empty()) {
+    module = std::make_unique<ext::Module>(o.model, ext::Module::LoadMode::Mmap);
+  } else {
+    module = std::make_unique<ext::Module>(o.model, o.data, ext::Module::LoadMode::Mmap);
+  }
+  et::Error err = module->load();
+  if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + o.model, err));
+
+  // --device travels as the load-time runtime spec "device" of our backend.
+  et::BackendOption device_option;
+  et::LoadBackendOptionsMap backend_options;
+  if (!o.device.empty()) {
+    std::snprintf(device_option.key, sizeof device_option.key, "%s", "device");
+    std::array<char, et::kMaxOptionValueLength> value{};
+    std::snprintf(value.data(), value.size(), "%s", o.device.c_str());
+    device_option.value = value;
+    err = backend_options.set_options(mlxd_delegate_backend_id(),
+                                      et::Span<et::BackendOption>(&device_option, 1));
+    if (err != et::Error::Ok) throw std::runtime_error(fail("setting the device option", err));
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  err = module->load_method(o.method, nullptr, nullptr,
+                            o.device.empty() ? nullptr : &backend_options);
+  if (err != et::Error::Ok) {
+    throw std::runtime_error(fail("loading method '" + o.method + "' of " + o.model, err));
+  }
+  double load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  auto meta = module->method_meta(o.method);
+  if (!meta.ok()) throw std::runtime_error(fail("method_meta", meta.error()));
+  if (meta->num_inputs() != inputs.size()) {
+    throw std::runtime_error(o.inputs + " holds " + std::to_string(inputs.size()) +
+                             " inputs; method '" + o.method + "' takes " +
+                             std::to_string(meta->num_inputs()));
+  }
+  std::vector<ext::TensorPtr> keep;
+  std::vector<et::EValue> values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    values.push_back(make_input(i, inputs[i], meta.get(), keep));
+  }
+
+  std::vector<double> times_ms;
+  std::vector<et::EValue> outputs;
+  for (int i = 0; i < o.warmup + o.repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = module->execute(o.method, values);
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!result.ok()) throw std::runtime_error(fail("running '" + o.method + "'", result.error()));
+    if (i >= o.warmup) times_ms.push_back(ms);
+    if (i + 1 == o.warmup + o.repeat) outputs = std::move(result.get());
+  }
+
+  std::vector<BinTensor> out;
+  for (size_t i = 0; i < outputs.size(); ++i) out.push_back(from_output(i, outputs[i]));
+  mlxd::runner::write_tensor_file(o.outputs, out);
+
+  if (!o.quiet) {
+    std::vector<double> sorted = times_ms;
+    std::sort(sorted.begin(), sorted.end());
+    size_t n = sorted.size();
+    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    std::printf("model: %s (method %s, loaded in %.2f ms)\n", o.model.c_str(), o.method.c_str(),
+                load_ms);
+    for (size_t i = 0; i < out.size(); ++i) {
+      std::printf("output %zu: %s\n", i, mlxd::runner::describe(out[i]).c_str());
+    }
+    std::printf("runs: %zu (warm-up %d); latency ms: median %.4f min %.4f max %.4f\n", n, o.warmup,
+                median, sorted.front(), sorted.back());
+    std::printf("wrote %zu output(s) to %s\n", out.size(), o.outputs.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse_args(argc, argv);
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mlxd-run: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,324 @@
+"""The C++ runner mlxd-run (no Python, no torch in the process) and the .bin
+tensor format it shares with mlx_delegate.tensor_bin."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+
+import delegate_pte as d
+from mlx_delegate.tensor_bin import DTYPES, TensorFileError, read_tensors, write_tensors
+
+
+@pytest.fixture(scope="session")
+def runner(runtime_build: Path) -> Path:
+    exe = runtime_build / "mlxd-run"
+    assert exe.is_file(), f"{exe} was not built (is executorch's CMake package found?)"
+    return exe
+
+
+@pytest.fixture(scope="session")
+def add_model(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "add.pte"
+    path.write_bytes(d.add_pte((2, 3)))
+    return path
+
+
+def run(runner: Path, *args, env: dict | None = None) -> subprocess.CompletedProcess:
+    full_env = {
+        k: v for k, v in os.environ.items() if k not in ("MLX_BACKEND_PATH", "MLX_DELEGATE_DEVICE")
+    }
+    full_env.update(env or {})
+    return subprocess.run(
+        [str(runner), *map(str, args)], capture_output=True, text=True, env=full_env, timeout=300
+    )
+
+
+def assert_no_crash(proc: subprocess.CompletedProcess) -> None:
+    assert proc.returncode >= 0, f"killed by signal {-proc.returncode}:\n{proc.stderr}"
+
+
+# --- the .bin format (no build needed) ---------------------------------------------
+
+
+def test_tensor_bin_round_trip(tmp_path):
+    values = [
+        torch.randn(2, 3),
+        torch.tensor(1.5, dtype=torch.bfloat16),
+        torch.zeros(0, 4, dtype=torch.int64),
+        torch.tensor([True, False]),
+        torch.tensor([1, 65535], dtype=torch.uint16),
+        torch.randn(3, 2, dtype=torch.float64).t(),  # non-contiguous
+        torch.arange(6, dtype=torch.int8).reshape(1, 2, 3),
+        7,
+        2.5,
+        False,
+    ]
+    path = tmp_path / "t.bin"
+    write_tensors(path, values)
+    back = read_tensors(path)
+    assert len(back) == len(values)
+    for a, b in zip(values, back):
+        if isinstance(a, torch.Tensor):
+            assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+        else:
+            assert type(a) is type(b) and a == b
+
+
+def test_tensor_bin_layout(tmp_path):
+    path = tmp_path / "t.bin"
+    write_tensors(path, [torch.tensor([[1.0, 2.0]]), 5])
+    raw = path.read_bytes()
+    assert raw[:16] == b"MLXT" + struct.pack("<III", 1, 2, 0)
+    assert raw[16:24] == struct.pack("<BBHI", 0, 0, 0, 2)  # tensor, float32, rank 2
+    assert raw[24:48] == struct.pack("<qqQ", 1, 2, 8)
+    assert raw[48:56] == struct.pack("<ff", 1.0, 2.0)
+    assert raw[56:] == struct.pack("<BBHIQq", 1, 4, 0, 0, 8, 5)  # int64 scalar
+    assert DTYPES[2] is torch.bfloat16 and DTYPES[12] is torch.float64
+
+
+def test_tensor_bin_rejects_garbage(tmp_path):
+    path = tmp_path / "t.bin"
+    path.write_bytes(b"NOPE" + bytes(12))
+    with pytest.raises(TensorFileError, match="magic"):
+        read_tensors(path)
+    write_tensors(path, [torch.randn(4)])
+    path.write_bytes(path.read_bytes()[:-3])
+    with pytest.raises(TensorFileError, match="truncated"):
+        read_tensors(path)
+
+
+# --- mlxd-run -------------------------------------------------------------------------
+
+
+def test_usage_errors(runner):
+    proc = run(runner)
+    assert proc.returncode == 2 and "usage: mlxd-run" in proc.stderr
+    proc = run(runner, "m.pte", "--inputs", "a.bin")
+    assert proc.returncode == 2 and "--outputs is required" in proc.stderr
+    proc = run(runner, "m.pte", "--inputs", "a", "--outputs", "b", "--repeat", "0")
+    assert proc.returncode == 2
+    assert run(runner, "--help").returncode == 0
+
+
+def test_runs_add_and_matches_torch(runner, add_model, tmp_path):
+    a, b = torch.randn(2, 3), torch.randn(2, 3)
+    write_tensors(tmp_path / "in.bin", [a, b])
+    proc = run(
+        runner,
+        add_model,
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+        "--repeat",
+        "5",
+        "--warmup",
+        "1",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "runs: 5 (warm-up 1); latency ms: median" in proc.stdout
+    assert "output 0: float32[2, 3]" in proc.stdout
+    (out,) = read_tensors(tmp_path / "out.bin")
+    torch.testing.assert_close(out, a + b)
+
+
+def test_device_flag(runner, add_model, tmp_path):
+    a, b = torch.randn(2, 3), torch.randn(2, 3)
+    write_tensors(tmp_path / "in.bin", [a, b])
+    proc = run(
+        runner,
+        add_model,
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+        "--device",
+        "cpu",
+        "--quiet",
+        env={"MLX_DELEGATE_LOG": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "device from runtime spec" in proc.stderr and "on cpu:0" in proc.stderr
+    torch.testing.assert_close(read_tensors(tmp_path / "out.bin")[0], a + b)
+
+    proc = run(
+        runner,
+        add_model,
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out2.bin",
+        "--device",
+        "gpu:9",
+    )
+    assert_no_crash(proc)
+    assert proc.returncode == 1
+    assert "gpu:9" in proc.stderr
+
+
+def test_constants(runner, tmp_path):
+    w = torch.randn(5, 2)
+    pte, module = d.constant_pte(w)
+    (tmp_path / "m.pte").write_bytes(pte)
+    x = torch.randn(5, 2)
+    write_tensors(tmp_path / "in.bin", [x])
+    proc = run(
+        runner,
+        tmp_path / "m.pte",
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+    )
+    assert proc.returncode == 0, proc.stderr
+    torch.testing.assert_close(read_tensors(tmp_path / "out.bin")[0], module(x))
+
+
+def test_external_data_file(runner, tmp_path):
+    w = torch.randn(3, 3)
+    pte, module = d.constant_pte(w, external_tag="weights", data_dir=tmp_path)
+    (tmp_path / "m.pte").write_bytes(pte)
+    x = torch.randn(3, 3)
+    write_tensors(tmp_path / "in.bin", [x])
+    args = [tmp_path / "m.pte", "--inputs", tmp_path / "in.bin", "--outputs", tmp_path / "o.bin"]
+    proc = run(runner, *args, "--data", tmp_path / "weights.ptd")
+    assert proc.returncode == 0, proc.stderr
+    torch.testing.assert_close(read_tensors(tmp_path / "o.bin")[0], module(x))
+    proc = run(runner, *args)
+    assert proc.returncode == 1 and "constant 'w'" in proc.stderr
+
+
+def test_mutable_buffer_persists_across_runs(runner, tmp_path):
+    init, x = torch.randn(4), torch.randn(4)
+    (tmp_path / "m.pte").write_bytes(d.accumulate_pte(init))
+    write_tensors(tmp_path / "in.bin", [x])
+    proc = run(
+        runner,
+        tmp_path / "m.pte",
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+        "--warmup",
+        "1",
+        "--repeat",
+        "4",
+    )
+    assert proc.returncode == 0, proc.stderr
+    torch.testing.assert_close(read_tensors(tmp_path / "out.bin")[0], init + 5 * x)
+
+
+def test_dynamic_shapes(runner, tmp_path):
+    n = torch.export.Dim("n", min=1, max=16)
+    graph = d.binary_graph(d.S.AddNode, (-1, 3))
+    pte = d.build_pte(
+        d.Add(),
+        (torch.randn(16, 3), torch.randn(16, 3)),
+        d.payload(graph),
+        dynamic_shapes=({0: n}, {0: n}),
+    )
+    (tmp_path / "m.pte").write_bytes(pte)
+    for rows in (5, 16):
+        a, b = torch.randn(rows, 3), torch.randn(rows, 3)
+        write_tensors(tmp_path / "in.bin", [a, b])
+        proc = run(
+            runner,
+            tmp_path / "m.pte",
+            "--inputs",
+            tmp_path / "in.bin",
+            "--outputs",
+            tmp_path / "out.bin",
+            "--repeat",
+            "2",
+        )
+        assert proc.returncode == 0, proc.stderr
+        (out,) = read_tensors(tmp_path / "out.bin")
+        assert out.shape == (rows, 3)
+        torch.testing.assert_close(out, a + b)
+
+
+def test_symbolic_int_input(runner, tmp_path):
+    (tmp_path / "m.pte").write_bytes(d.symint_pte(max_rows=8))
+    x = torch.randn(5, 3)
+    write_tensors(tmp_path / "in.bin", [x])
+    proc = run(
+        runner,
+        tmp_path / "m.pte",
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+    )
+    assert proc.returncode == 0, proc.stderr
+    torch.testing.assert_close(read_tensors(tmp_path / "out.bin")[0], x.reshape(15))
+
+
+def test_bad_inputs_are_errors(runner, add_model, tmp_path):
+    write_tensors(tmp_path / "one.bin", [torch.randn(2, 3)])
+    proc = run(runner, add_model, "--inputs", tmp_path / "one.bin", "--outputs", tmp_path / "o")
+    assert proc.returncode == 1 and "holds 1 inputs" in proc.stderr
+
+    write_tensors(tmp_path / "ints.bin", [torch.ones(2, 3, dtype=torch.int32)] * 2)
+    proc = run(runner, add_model, "--inputs", tmp_path / "ints.bin", "--outputs", tmp_path / "o")
+    assert proc.returncode == 1 and "expects float32" in proc.stderr
+
+    (tmp_path / "junk.bin").write_bytes(b"MLXT" + struct.pack("<III", 1, 2, 0) + b"\x00" * 5)
+    proc = run(runner, add_model, "--inputs", tmp_path / "junk.bin", "--outputs", tmp_path / "o")
+    assert proc.returncode == 1 and "truncated" in proc.stderr
+
+    proc = run(
+        runner,
+        tmp_path / "missing.pte",
+        "--inputs",
+        tmp_path / "one.bin",
+        "--outputs",
+        tmp_path / "o",
+    )
+    assert_no_crash(proc)
+    assert proc.returncode == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["bad_magic", "garbage_flatbuffer", "truncated_flatbuffer", "segment_out_of_bounds", "empty"],
+)
+def test_malformed_payload_is_an_error(runner, tmp_path, name):
+    bad = d.malformed_payloads()[name]
+    pte = d.build_pte(d.Add(), (torch.randn(2, 3), torch.randn(2, 3)), bad)
+    (tmp_path / "m.pte").write_bytes(pte)
+    write_tensors(tmp_path / "in.bin", [torch.randn(2, 3), torch.randn(2, 3)])
+    proc = run(
+        runner,
+        tmp_path / "m.pte",
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+    )
+    assert_no_crash(proc)
+    assert proc.returncode == 1
+    assert "rejected payload" in proc.stderr, proc.stderr
+
+
+def test_no_backends_is_an_error(runner, add_model, tmp_path):
+    write_tensors(tmp_path / "in.bin", [torch.randn(2, 3), torch.randn(2, 3)])
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run(
+        runner,
+        add_model,
+        "--inputs",
+        tmp_path / "in.bin",
+        "--outputs",
+        tmp_path / "out.bin",
+        env={"MLX_BACKEND_PATH": str(empty)},
+    )
+    assert_no_crash(proc)
+    assert proc.returncode == 1
+    assert "no MLX backend plugin loaded" in proc.stderr
