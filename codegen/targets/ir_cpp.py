@@ -40,6 +40,7 @@ CPP_SCALARS = {
 @dataclass(frozen=True)
 class CppField:
     name: str  # member name, also flatc's accessor name
+    schema_name: str  # as written in the schema (the JSON key)
     type: str  # C++ type of the member
     kind: str  # how the loader reads it: value, optional_value, object, vector, op
     read: str = ""  # object: expression over the flatc pointer `value`; vector: over element `e`
@@ -141,23 +142,23 @@ def _record(schema: Schema, view: IrView, decl: Declaration) -> CppRecord:
 
 
 def _field(schema: Schema, view: IrView, owner: Declaration, field) -> CppField:
-    name = cpp_name(field.name)
+    name = (cpp_name(field.name), field.name)
     t = field.type
     required = getattr(field, "required", False) or isinstance(owner, Struct)
     if t.kind is TypeKind.UNION:
         if t.decl != view.op_union.qualified_name:
             raise SchemaError.at(field.location, "the C++ loader supports only the op union")
-        return CppField(name, "NodeVariant", "op")
+        return CppField(*name, "NodeVariant", "op")
     if t.kind is TypeKind.ARRAY:
         raise SchemaError.at(field.location, "the C++ loader does not mirror fixed arrays")
     if t.kind is TypeKind.VECTOR:
         element_type, read, record = _element(schema, t.element)
-        return CppField(name, f"std::vector<{element_type}>", "vector", read, record)
+        return CppField(*name, f"std::vector<{element_type}>", "vector", read, record)
     if t.kind in (TypeKind.SCALAR, TypeKind.ENUM):
         value_type = _value_type(schema, t)
         if getattr(field, "optional", False):
-            return CppField(name, f"std::optional<{value_type}>", "optional_value")
-        return CppField(name, value_type, "value")
+            return CppField(*name, f"std::optional<{value_type}>", "optional_value")
+        return CppField(*name, value_type, "value")
     if t.kind is TypeKind.STRING:
         type_, read, record = "std::string", "value->str()", ""
     else:
@@ -165,8 +166,8 @@ def _field(schema: Schema, view: IrView, owner: Declaration, field) -> CppField:
         type_, record = decl.name, decl.name
         read = f"load_{decl.name}(*value)" if isinstance(decl, Struct) else f"load_{decl.name}(value)"
     if required:
-        return CppField(name, type_, "object", read, record)
-    return CppField(name, f"std::optional<{type_}>", "object", read, record, optional=True)
+        return CppField(*name, type_, "object", read, record)
+    return CppField(*name, f"std::optional<{type_}>", "object", read, record, optional=True)
 
 
 def _value_type(schema: Schema, t: TypeRef) -> str:

@@ -1,7 +1,11 @@
 // generated from schema/schema.fbs by templates/ir/cpp/mlx_program.cpp.j2, do not edit
 #include "mlx_program.h"
 
+#include <charconv>
+#include <cstdio>
+#include <cmath>
 #include <string>
+#include <type_traits>
 
 namespace mlxd {
 
@@ -2068,7 +2072,1314 @@ MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
   return out;
 }
 
+// ---- JSON -------------------------------------------------------------------
+
+template <typename T>
+  requires std::is_floating_point_v<T>
+void write_json(std::string& out, T value) {
+  if (std::isnan(value)) {
+    out += "NaN";
+  } else if (std::isinf(value)) {
+    out += value > 0 ? "Infinity" : "-Infinity";
+  } else {
+    // As a double: the exact value of a float, which JSON readers parse back.
+    char text[64];
+    out.append(text, std::to_chars(text, text + sizeof text, static_cast<double>(value)).ptr);
+  }
+}
+
+void write_json(std::string& out, bool value) { out += value ? "true" : "false"; }
+
+template <typename T>
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+void write_json(std::string& out, T value) {
+  out += std::to_string(value);
+}
+
+template <typename T>
+  requires std::is_enum_v<T>
+void write_json(std::string& out, T value) {
+  out += std::to_string(static_cast<int64_t>(value));
+}
+
+void write_json(std::string& out, const std::string& value) {
+  out += '"';
+  for (char c : value) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void write_json(std::string& out, const Tid& value);
+void write_json(std::string& out, const Vid& value);
+void write_json(std::string& out, const IntOrVid& value);
+void write_json(std::string& out, const FloatOrVid& value);
+void write_json(std::string& out, const TidOrVid& value);
+void write_json(std::string& out, const SlotRef& value);
+void write_json(std::string& out, const TensorMeta& value);
+void write_json(std::string& out, const NamedSlot& value);
+void write_json(std::string& out, const AddNode& value);
+void write_json(std::string& out, const SubtractNode& value);
+void write_json(std::string& out, const MultiplyNode& value);
+void write_json(std::string& out, const DivideNode& value);
+void write_json(std::string& out, const PowerNode& value);
+void write_json(std::string& out, const MaximumNode& value);
+void write_json(std::string& out, const MinimumNode& value);
+void write_json(std::string& out, const EqualNode& value);
+void write_json(std::string& out, const NotEqualNode& value);
+void write_json(std::string& out, const LessNode& value);
+void write_json(std::string& out, const LessEqualNode& value);
+void write_json(std::string& out, const GreaterNode& value);
+void write_json(std::string& out, const GreaterEqualNode& value);
+void write_json(std::string& out, const LogicalAndNode& value);
+void write_json(std::string& out, const LogicalOrNode& value);
+void write_json(std::string& out, const NegNode& value);
+void write_json(std::string& out, const AbsNode& value);
+void write_json(std::string& out, const ExpNode& value);
+void write_json(std::string& out, const LogNode& value);
+void write_json(std::string& out, const SqrtNode& value);
+void write_json(std::string& out, const RsqrtNode& value);
+void write_json(std::string& out, const SinNode& value);
+void write_json(std::string& out, const CosNode& value);
+void write_json(std::string& out, const TanhNode& value);
+void write_json(std::string& out, const SigmoidNode& value);
+void write_json(std::string& out, const ErfNode& value);
+void write_json(std::string& out, const FloorNode& value);
+void write_json(std::string& out, const CeilNode& value);
+void write_json(std::string& out, const RoundNode& value);
+void write_json(std::string& out, const ReciprocalNode& value);
+void write_json(std::string& out, const LogicalNotNode& value);
+void write_json(std::string& out, const ReluNode& value);
+void write_json(std::string& out, const SiluNode& value);
+void write_json(std::string& out, const GeluNode& value);
+void write_json(std::string& out, const LeakyReluNode& value);
+void write_json(std::string& out, const ClipNode& value);
+void write_json(std::string& out, const WhereNode& value);
+void write_json(std::string& out, const AsTypeNode& value);
+void write_json(std::string& out, const CopyNode& value);
+void write_json(std::string& out, const SumNode& value);
+void write_json(std::string& out, const MeanNode& value);
+void write_json(std::string& out, const MaxNode& value);
+void write_json(std::string& out, const MinNode& value);
+void write_json(std::string& out, const ProdNode& value);
+void write_json(std::string& out, const AnyNode& value);
+void write_json(std::string& out, const AllNode& value);
+void write_json(std::string& out, const VarNode& value);
+void write_json(std::string& out, const StdNode& value);
+void write_json(std::string& out, const ArgMaxNode& value);
+void write_json(std::string& out, const ArgMinNode& value);
+void write_json(std::string& out, const CumSumNode& value);
+void write_json(std::string& out, const SoftmaxNode& value);
+void write_json(std::string& out, const LogSoftmaxNode& value);
+void write_json(std::string& out, const LinearNode& value);
+void write_json(std::string& out, const AddmmNode& value);
+void write_json(std::string& out, const MatmulNode& value);
+void write_json(std::string& out, const LayerNormNode& value);
+void write_json(std::string& out, const RmsNormNode& value);
+void write_json(std::string& out, const ConvNode& value);
+void write_json(std::string& out, const ScaledDotProductAttentionNode& value);
+void write_json(std::string& out, const ReshapeNode& value);
+void write_json(std::string& out, const TransposeNode& value);
+void write_json(std::string& out, const ExpandDimsNode& value);
+void write_json(std::string& out, const SqueezeNode& value);
+void write_json(std::string& out, const BroadcastToNode& value);
+void write_json(std::string& out, const SliceNode& value);
+void write_json(std::string& out, const SelectNode& value);
+void write_json(std::string& out, const ConcatenateNode& value);
+void write_json(std::string& out, const StackNode& value);
+void write_json(std::string& out, const SplitNode& value);
+void write_json(std::string& out, const TileNode& value);
+void write_json(std::string& out, const FlipNode& value);
+void write_json(std::string& out, const PadNode& value);
+void write_json(std::string& out, const TrilNode& value);
+void write_json(std::string& out, const TriuNode& value);
+void write_json(std::string& out, const TakeNode& value);
+void write_json(std::string& out, const TakeAlongAxisNode& value);
+void write_json(std::string& out, const IndexNode& value);
+void write_json(std::string& out, const ScatterAddNode& value);
+void write_json(std::string& out, const SliceUpdateNode& value);
+void write_json(std::string& out, const ArangeNode& value);
+void write_json(std::string& out, const FullNode& value);
+void write_json(std::string& out, const FullLikeNode& value);
+void write_json(std::string& out, const SymSizeNode& value);
+void write_json(std::string& out, const ItemNode& value);
+void write_json(std::string& out, const IntBinaryNode& value);
+void write_json(std::string& out, const Instruction& value);
+void write_json(std::string& out, const InstructionChain& value);
+void write_json(std::string& out, const MLXGraph& value);
+
+template <typename T>
+void write_json(std::string& out, const std::optional<T>& value) {
+  if (value) {
+    write_json(out, *value);
+  } else {
+    out += "null";
+  }
+}
+
+template <typename T>
+void write_json(std::string& out, const std::vector<T>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    write_json(out, values[i]);
+  }
+  out += ']';
+}
+
+void write_json(std::string& out, const NodeVariant& node) {
+  std::visit([&out](const auto& n) { write_json(out, n); }, node);
+}
+
+void write_json(std::string& out, const Tid& value) {
+  out += '{';
+  out += "\"idx\":";
+  write_json(out, value.idx);
+  out += '}';
+}
+
+void write_json(std::string& out, const Vid& value) {
+  out += '{';
+  out += "\"idx\":";
+  write_json(out, value.idx);
+  out += '}';
+}
+
+void write_json(std::string& out, const IntOrVid& value) {
+  out += '{';
+  out += "\"literal\":";
+  write_json(out, value.literal);
+  out += ",\"vid\":";
+  write_json(out, value.vid);
+  out += '}';
+}
+
+void write_json(std::string& out, const FloatOrVid& value) {
+  out += '{';
+  out += "\"literal\":";
+  write_json(out, value.literal);
+  out += ",\"vid\":";
+  write_json(out, value.vid);
+  out += '}';
+}
+
+void write_json(std::string& out, const TidOrVid& value) {
+  out += '{';
+  out += "\"tid\":";
+  write_json(out, value.tid);
+  out += ",\"vid\":";
+  write_json(out, value.vid);
+  out += '}';
+}
+
+void write_json(std::string& out, const SlotRef& value) {
+  out += '{';
+  out += "\"kind\":";
+  write_json(out, value.kind);
+  out += ",\"idx\":";
+  write_json(out, value.idx);
+  out += '}';
+}
+
+void write_json(std::string& out, const TensorMeta& value) {
+  out += '{';
+  out += "\"shape\":";
+  write_json(out, value.shape);
+  out += ",\"dtype\":";
+  write_json(out, value.dtype);
+  out += '}';
+}
+
+void write_json(std::string& out, const NamedSlot& value) {
+  out += '{';
+  out += "\"name\":";
+  write_json(out, value.name);
+  out += ",\"slot\":";
+  write_json(out, value.slot);
+  out += '}';
+}
+
+void write_json(std::string& out, const AddNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SubtractNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const MultiplyNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const DivideNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"rounding\":";
+  write_json(out, value.rounding);
+  out += '}';
+}
+
+void write_json(std::string& out, const PowerNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const MaximumNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const MinimumNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const EqualNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const NotEqualNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LessNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LessEqualNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const GreaterNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const GreaterEqualNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogicalAndNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogicalOrNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const NegNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const AbsNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ExpNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SqrtNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const RsqrtNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SinNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const CosNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const TanhNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SigmoidNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ErfNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const FloorNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const CeilNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const RoundNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"decimals\":";
+  write_json(out, value.decimals);
+  out += '}';
+}
+
+void write_json(std::string& out, const ReciprocalNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogicalNotNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ReluNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SiluNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const GeluNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"approximation\":";
+  write_json(out, value.approximation);
+  out += '}';
+}
+
+void write_json(std::string& out, const LeakyReluNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"negative_slope\":";
+  write_json(out, value.negative_slope);
+  out += '}';
+}
+
+void write_json(std::string& out, const ClipNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"min\":";
+  write_json(out, value.min);
+  out += ",\"max\":";
+  write_json(out, value.max);
+  out += '}';
+}
+
+void write_json(std::string& out, const WhereNode& value) {
+  out += '{';
+  out += "\"condition\":";
+  write_json(out, value.condition);
+  out += ",\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const AsTypeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"dtype\":";
+  write_json(out, value.dtype);
+  out += '}';
+}
+
+void write_json(std::string& out, const CopyNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SumNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const MeanNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const MaxNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const MinNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const ProdNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const AnyNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const AllNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const VarNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += ",\"ddof\":";
+  write_json(out, value.ddof);
+  out += '}';
+}
+
+void write_json(std::string& out, const StdNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += ",\"ddof\":";
+  write_json(out, value.ddof);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArgMaxNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArgMinNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const CumSumNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"reverse\":";
+  write_json(out, value.reverse);
+  out += '}';
+}
+
+void write_json(std::string& out, const SoftmaxNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogSoftmaxNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const LinearNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"weight\":";
+  write_json(out, value.weight);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"bias\":";
+  write_json(out, value.bias);
+  out += '}';
+}
+
+void write_json(std::string& out, const AddmmNode& value) {
+  out += '{';
+  out += "\"bias\":";
+  write_json(out, value.bias);
+  out += ",\"mat1\":";
+  write_json(out, value.mat1);
+  out += ",\"mat2\":";
+  write_json(out, value.mat2);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"alpha\":";
+  write_json(out, value.alpha);
+  out += ",\"beta\":";
+  write_json(out, value.beta);
+  out += '}';
+}
+
+void write_json(std::string& out, const MatmulNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LayerNormNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"weight\":";
+  write_json(out, value.weight);
+  out += ",\"bias\":";
+  write_json(out, value.bias);
+  out += ",\"eps\":";
+  write_json(out, value.eps);
+  out += ",\"num_axes\":";
+  write_json(out, value.num_axes);
+  out += ",\"mean_out\":";
+  write_json(out, value.mean_out);
+  out += ",\"rstd_out\":";
+  write_json(out, value.rstd_out);
+  out += '}';
+}
+
+void write_json(std::string& out, const RmsNormNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"weight\":";
+  write_json(out, value.weight);
+  out += ",\"eps\":";
+  write_json(out, value.eps);
+  out += '}';
+}
+
+void write_json(std::string& out, const ConvNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"weight\":";
+  write_json(out, value.weight);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"bias\":";
+  write_json(out, value.bias);
+  out += ",\"stride\":";
+  write_json(out, value.stride);
+  out += ",\"padding\":";
+  write_json(out, value.padding);
+  out += ",\"dilation\":";
+  write_json(out, value.dilation);
+  out += ",\"groups\":";
+  write_json(out, value.groups);
+  out += '}';
+}
+
+void write_json(std::string& out, const ScaledDotProductAttentionNode& value) {
+  out += '{';
+  out += "\"q\":";
+  write_json(out, value.q);
+  out += ",\"k\":";
+  write_json(out, value.k);
+  out += ",\"v\":";
+  write_json(out, value.v);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"mask\":";
+  write_json(out, value.mask);
+  out += ",\"scale\":";
+  write_json(out, value.scale);
+  out += ",\"causal\":";
+  write_json(out, value.causal);
+  out += '}';
+}
+
+void write_json(std::string& out, const ReshapeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"shape\":";
+  write_json(out, value.shape);
+  out += '}';
+}
+
+void write_json(std::string& out, const TransposeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"perm\":";
+  write_json(out, value.perm);
+  out += '}';
+}
+
+void write_json(std::string& out, const ExpandDimsNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += '}';
+}
+
+void write_json(std::string& out, const SqueezeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += '}';
+}
+
+void write_json(std::string& out, const BroadcastToNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"shape\":";
+  write_json(out, value.shape);
+  out += '}';
+}
+
+void write_json(std::string& out, const SliceNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"start\":";
+  write_json(out, value.start);
+  out += ",\"stop\":";
+  write_json(out, value.stop);
+  out += ",\"step\":";
+  write_json(out, value.step);
+  out += '}';
+}
+
+void write_json(std::string& out, const SelectNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"index\":";
+  write_json(out, value.index);
+  out += '}';
+}
+
+void write_json(std::string& out, const ConcatenateNode& value) {
+  out += '{';
+  out += "\"inputs\":";
+  write_json(out, value.inputs);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const StackNode& value) {
+  out += '{';
+  out += "\"inputs\":";
+  write_json(out, value.inputs);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const SplitNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"outs\":";
+  write_json(out, value.outs);
+  out += ",\"sizes\":";
+  write_json(out, value.sizes);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const TileNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"reps\":";
+  write_json(out, value.reps);
+  out += '}';
+}
+
+void write_json(std::string& out, const FlipNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += '}';
+}
+
+void write_json(std::string& out, const PadNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"pad\":";
+  write_json(out, value.pad);
+  out += ",\"value\":";
+  write_json(out, value.value);
+  out += '}';
+}
+
+void write_json(std::string& out, const TrilNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"k\":";
+  write_json(out, value.k);
+  out += '}';
+}
+
+void write_json(std::string& out, const TriuNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"k\":";
+  write_json(out, value.k);
+  out += '}';
+}
+
+void write_json(std::string& out, const TakeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"indices\":";
+  write_json(out, value.indices);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const TakeAlongAxisNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"indices\":";
+  write_json(out, value.indices);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const IndexNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"indices\":";
+  write_json(out, value.indices);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ScatterAddNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"indices\":";
+  write_json(out, value.indices);
+  out += ",\"updates\":";
+  write_json(out, value.updates);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const SliceUpdateNode& value) {
+  out += '{';
+  out += "\"target\":";
+  write_json(out, value.target);
+  out += ",\"update\":";
+  write_json(out, value.update);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"start\":";
+  write_json(out, value.start);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArangeNode& value) {
+  out += '{';
+  out += "\"out\":";
+  write_json(out, value.out);
+  out += ",\"start\":";
+  write_json(out, value.start);
+  out += ",\"stop\":";
+  write_json(out, value.stop);
+  out += ",\"step\":";
+  write_json(out, value.step);
+  out += ",\"dtype\":";
+  write_json(out, value.dtype);
+  out += '}';
+}
+
+void write_json(std::string& out, const FullNode& value) {
+  out += '{';
+  out += "\"out\":";
+  write_json(out, value.out);
+  out += ",\"shape\":";
+  write_json(out, value.shape);
+  out += ",\"value\":";
+  write_json(out, value.value);
+  out += ",\"dtype\":";
+  write_json(out, value.dtype);
+  out += '}';
+}
+
+void write_json(std::string& out, const FullLikeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"value\":";
+  write_json(out, value.value);
+  out += ",\"dtype\":";
+  write_json(out, value.dtype);
+  out += '}';
+}
+
+void write_json(std::string& out, const SymSizeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"dim\":";
+  write_json(out, value.dim);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ItemNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const IntBinaryNode& value) {
+  out += '{';
+  out += "\"op\":";
+  write_json(out, value.op);
+  out += ",\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const Instruction& value) {
+  out += '{';
+  out += "\"op\":\"";
+  out += op_name(value.op);
+  out += "\",\"node\":";
+  write_json(out, value.node);
+  out += '}';
+}
+
+void write_json(std::string& out, const InstructionChain& value) {
+  out += '{';
+  out += "\"instructions\":";
+  write_json(out, value.instructions);
+  out += '}';
+}
+
+void write_json(std::string& out, const MLXGraph& value) {
+  out += '{';
+  out += "\"version\":";
+  write_json(out, value.version);
+  out += ",\"num_constant_tensors\":";
+  write_json(out, value.num_constant_tensors);
+  out += ",\"num_input_tensors\":";
+  write_json(out, value.num_input_tensors);
+  out += ",\"num_output_tensors\":";
+  write_json(out, value.num_output_tensors);
+  out += ",\"num_mutable_buffer_tensors\":";
+  write_json(out, value.num_mutable_buffer_tensors);
+  out += ",\"num_temp_tensors\":";
+  write_json(out, value.num_temp_tensors);
+  out += ",\"num_values\":";
+  write_json(out, value.num_values);
+  out += ",\"instruction_chains\":";
+  write_json(out, value.instruction_chains);
+  out += ",\"main_chain\":";
+  write_json(out, value.main_chain);
+  out += ",\"init_chain\":";
+  write_json(out, value.init_chain);
+  out += ",\"input_map\":";
+  write_json(out, value.input_map);
+  out += ",\"output_map\":";
+  write_json(out, value.output_map);
+  out += ",\"mutable_buffer_map\":";
+  write_json(out, value.mutable_buffer_map);
+  out += ",\"named_slots\":";
+  write_json(out, value.named_slots);
+  out += ",\"tensor_meta\":";
+  write_json(out, value.tensor_meta);
+  out += '}';
+}
+
 }  // namespace
+
+std::string to_json(const MLXGraph& program) {
+  std::string out;
+  write_json(out, program);
+  return out;
+}
 
 MLXGraph load_program(const uint8_t* data, size_t size) {
   if (data == nullptr || size == 0) throw LoadError("program buffer is empty");

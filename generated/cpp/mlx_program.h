@@ -751,4 +751,8 @@ struct MLXGraph {
 /// runtime does not know.
 MLXGraph load_program(const uint8_t* data, size_t size);
 
+/// The loaded program as JSON: every field of every record, an op as
+/// {"op": name, "node": {...}}. For tests and debugging.
+std::string to_json(const MLXGraph& program);
+
 }  // namespace mlxd
