@@ -34,6 +34,27 @@ def delegated_share(edge_program) -> tuple[int, int]:
     return inside, inside + outside
 
 
+def median_latency(run, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def plugin_description(device: str | None) -> str:
+    """The plugin that runs `device`, resolved as the delegate resolves it
+    (default: the first GPU if a GPU plugin loads, else the CPU)."""
+    from . import backends
+
+    backends.load_all()
+    spec = device or ("gpu:0" if backends.is_available("gpu") else "cpu")
+    resolved = backends.device(spec)
+    backend = resolved["backend"]
+    return f"{backend['name']} (score {backend['score']}) on {resolved['device']}: {backend['path']}"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.demo")
     parser.add_argument("--device", default=None, help="cpu, gpu or gpu:N (default: the best)")
@@ -44,7 +65,7 @@ def main(argv=None) -> int:
     from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
 
-    from . import backends, runtime  # noqa: F401  (registers the runtime backend)
+    from . import runtime  # noqa: F401  (registers the runtime backend)
     from .examples.transformer import seeded_transformer
     from .partitioner import MLXPartitioner
 
@@ -63,20 +84,19 @@ def main(argv=None) -> int:
 
     method = Runtime.get().load_program(pte).load_method("forward")
     actual = method.execute([tokens])[0]
-    latencies = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        method.execute([tokens])
-        latencies.append(time.perf_counter() - start)
+    latencies = median_latency(lambda: method.execute([tokens]), args.runs)
+    with torch.no_grad():
+        eager_latency = median_latency(lambda: model(tokens), args.runs)
 
-    plugin = runtime.plugin_for(args.device)
+    plugin = plugin_description(args.device)
     difference = (actual - expected).abs().max().item()
     print(f"model:            2-layer decoder-only transformer, {sum(p.numel() for p in model.parameters()):,} parameters, tokens {tuple(tokens.shape)}")
     print(f"program:          {args.out} ({len(pte):,} bytes)")
     print(f"plugin:           {plugin}")
     print(f"max |mlx - eager|: {difference:.3g}")
     print(f"ops delegated:    {inside}/{total} ({100.0 * inside / total:.1f}%)")
-    print(f"median latency:   {statistics.median(latencies) * 1e3:.2f} ms over {args.runs} runs")
+    print(f"median latency:   {latencies * 1e3:.2f} ms over {args.runs} runs "
+          f"(PyTorch eager on this CPU: {eager_latency * 1e3:.2f} ms)")
     return 0 if difference < 1e-3 else 1
 
 
