@@ -82,7 +82,8 @@ def main(argv=None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(pte)
 
-    method = Runtime.get().load_program(pte).load_method("forward")
+    program = Runtime.get().load_program(pte)  # the method needs its program alive
+    method = program.load_method("forward")
     actual = method.execute([tokens])[0]
     latencies = median_latency(lambda: method.execute([tokens]), args.runs)
     with torch.no_grad():

@@ -109,7 +109,8 @@ def run_config(case: OpTestCase, config: Config, device: str = "cpu", execute: b
     import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
     from executorch.runtime import Runtime
 
-    method = Runtime.get().load_program(pte).load_method("forward")
+    program = Runtime.get().load_program(pte)  # the method needs its program alive
+    method = program.load_method("forward")
     actual = method.execute(list(inputs))
     problem = compare(case, _flatten(expected), list(actual))
     return Outcome(case.name, config.label, problem is None, problem or "")
