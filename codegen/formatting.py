@@ -156,27 +156,36 @@ class FormatCache:
         if formatter is None:
             return text
         if formatter.name == "black":
-            chunks = python_chunks(text)
-            if len(chunks) > 1:
-                return join_chunks([(c, self._format_one(formatter, path, c.text, c.indent))
-                                    for c in chunks])
+            # The whole file first: one read when nothing changed.
+            return self._cached(formatter, text, "whole", lambda: self._format_chunks(path, text))
         return self._format_one(formatter, path, text)
 
+    def _format_chunks(self, path: str, text: str) -> str:
+        formatter = FORMATTERS[".py"]
+        chunks = python_chunks(text)
+        if len(chunks) == 1:
+            return self._format_one(formatter, path, text)
+        return join_chunks([(c, self._format_one(formatter, path, c.text, c.indent)) for c in chunks])
+
     def _format_one(self, formatter: Formatter, path: str, text: str, indent: str = "") -> str:
-        key = self._key(formatter.name, text, indent)
+        return self._cached(formatter, text, indent, lambda: formatter.apply(text, path, len(indent)))
+
+    def _cached(self, formatter: Formatter, text: str, variant: str, make: Callable[[], str]) -> str:
+        key = self._key(formatter.name, text, variant)
         cached = self.cache_dir / key[:2] / key
         try:
             return cached.read_text(encoding="utf-8")
         except OSError:
             pass
-        formatted = formatter.apply(text, path, len(indent))
+        formatted = make()
         self._store(cached, formatted)
         return formatted
 
-    def _key(self, formatter_name: str, text: str, indent: str = "") -> str:
+    def _key(self, formatter_name: str, text: str, variant: str = "") -> str:
+        """`variant`: a method's indent, or "whole" for a whole chunked file."""
         if formatter_name not in self._identities:
             self._identities[formatter_name] = IDENTITIES[formatter_name]()
-        digest = hashlib.sha256(self._identities[formatter_name].encode() + indent.encode())
+        digest = hashlib.sha256(self._identities[formatter_name].encode() + variant.encode())
         digest.update(b"\0")
         digest.update(text.encode("utf-8"))
         return digest.hexdigest()
