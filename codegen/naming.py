@@ -33,3 +33,9 @@ def snake_case(name: str) -> str:
 
 def upper_snake_case(name: str) -> str:
     return snake_case(name).upper()
+
+
+def schema_stem(path: str) -> str:
+    """`schema/schema.fbs` -> `schema`: the name outputs of a schema are named after."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name[: -len(".fbs")] if name.endswith(".fbs") else name

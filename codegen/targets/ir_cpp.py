@@ -11,7 +11,7 @@ import jinja2
 
 from ..diagnostics import SchemaError
 from ..model import Declaration, Scalar, Schema, Struct, Table, TypeKind, TypeRef
-from ..naming import cpp_name
+from ..naming import cpp_name, schema_stem
 from .ir_view import IrView, ir_view
 
 LOADER_NAMESPACE = "mlxd"
@@ -70,7 +70,7 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
         records_after_variant=tuple(r for r in records if r.name in holds_ops),
         root=next(r for r in records if r.name == view.root.name),
         namespace=LOADER_NAMESPACE,
-        flatc_header=f"{_stem(schema.path)}_generated.h",
+        flatc_header=f"{schema_stem(schema.path)}_generated.h",
         verify_root=f"{_flatc_namespace(view.root)}::Verify{view.root.name}Buffer",
         get_root=f"{_flatc_namespace(view.root)}::Get{view.root.name}",
         union_prefix=f"{_flatc_namespace(view.op_union)}::{view.op_union.name}_",
@@ -86,11 +86,6 @@ def _holders_of_ops(records: tuple[CppRecord, ...]) -> set[str]:
         if any(f.kind == "op" or f.record in holders for f in record.fields):
             holders.add(record.name)
     return holders
-
-
-def _stem(path: str) -> str:
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return name[: -len(".fbs")] if name.endswith(".fbs") else name
 
 
 def _flatc_namespace(decl: Declaration) -> str:
@@ -110,7 +105,9 @@ def _in_dependency_order(schema: Schema, view: IrView) -> list[Declaration]:
         if state.get(decl.qualified_name) == "done":
             return
         if state.get(decl.qualified_name) == "visiting":
-            raise SchemaError.at(decl.location, f"`{decl.name}` contains itself; C++ needs a finite layout")
+            raise SchemaError.at(
+                decl.location, f"`{decl.name}` contains itself; C++ needs a finite layout"
+            )
         state[decl.qualified_name] = "visiting"
         for dep in _dependencies(schema, view, decl):
             visit(dep)
@@ -126,7 +123,11 @@ def _in_dependency_order(schema: Schema, view: IrView) -> list[Declaration]:
 def _dependencies(schema: Schema, view: IrView, decl: Declaration) -> list[Declaration]:
     deps = []
     for field in decl.fields:
-        t = field.type.element if field.type.kind in (TypeKind.VECTOR, TypeKind.ARRAY) else field.type
+        t = (
+            field.type.element
+            if field.type.kind in (TypeKind.VECTOR, TypeKind.ARRAY)
+            else field.type
+        )
         if t.kind in (TypeKind.STRUCT, TypeKind.TABLE):
             deps.append(schema.lookup(t.decl))
         elif t.kind is TypeKind.UNION:
@@ -164,7 +165,9 @@ def _field(schema: Schema, view: IrView, owner: Declaration, field) -> CppField:
     else:
         decl = schema.lookup(t.decl)
         type_, record = decl.name, decl.name
-        read = f"load_{decl.name}(*value)" if isinstance(decl, Struct) else f"load_{decl.name}(value)"
+        read = (
+            f"load_{decl.name}(*value)" if isinstance(decl, Struct) else f"load_{decl.name}(value)"
+        )
     if required:
         return CppField(*name, type_, "object", read, record)
     return CppField(*name, f"std::optional<{type_}>", "object", read, record, optional=True)
@@ -191,4 +194,3 @@ def _element(schema: Schema, t: TypeRef) -> tuple[str, str, str]:
     if isinstance(decl, Table):
         return decl.name, f"load_{decl.name}(e)", decl.name
     raise AssertionError(f"unexpected vector element {t}")  # the resolver allows no other
-

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import jinja2
 
 from ..model import Schema, TableField, TypeKind, TypeRef
+from ..naming import schema_stem
 from .ir_view import ir_view
 
 SLOT_TYPES = ("Tid", "Vid", "IntOrVid", "FloatOrVid", "TidOrVid")
@@ -27,12 +28,7 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
         return {}
     ops = [(op, tuple(_field(f) for f in op.table.fields if not f.deprecated)) for op in view.ops]
     text = env.get_template("ir/inspector.py.j2").render(schema=schema, ops=ops)
-    return {f"python/{_stem(schema.path)}_inspector.py": text}
-
-
-def _stem(path: str) -> str:
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return name[: -len(".fbs")] if name.endswith(".fbs") else name
+    return {f"python/{schema_stem(schema.path)}_inspector.py": text}
 
 
 def type_text(t: TypeRef) -> str:

@@ -40,10 +40,10 @@ The logic lives in the small named filters registered on the environment in
 from __future__ import annotations
 
 import math
-from pathlib import PurePosixPath
 
 import jinja2
 
+from ..naming import schema_stem
 from ..model import (
     Declaration,
     DefaultKind,
@@ -559,10 +559,7 @@ class Filters:
 
 
 def output_path(schema: Schema) -> str:
-    stem = PurePosixPath(schema.path.replace("\\", "/")).name
-    if stem.endswith(".fbs"):
-        stem = stem[: -len(".fbs")]
-    return f"python/{stem}.py"
+    return f"python/{schema_stem(schema.path)}.py"
 
 
 def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
