@@ -341,7 +341,7 @@ class ProgramBuilder:
 
 def tensor_bytes(tensor: torch.Tensor) -> bytes:
     data = tensor.detach().contiguous().cpu()
-    return data.view(torch.uint8).numpy().tobytes() if data.numel() else b""
+    return data.reshape(-1).view(torch.uint8).numpy().tobytes() if data.numel() else b""
 
 
 def _tids(ir_node: Any) -> Iterable[tuple[Any, str]]:

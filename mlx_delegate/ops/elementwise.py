@@ -194,12 +194,18 @@ def silu(b: ProgramBuilder, node: Node) -> None:
     unary(b, node)
 
 
-@REGISTRY.register([aten.round.default, aten.round.decimals])
+@REGISTRY.register([aten.round.default])
 def round_(b: ProgramBuilder, node: Node) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
     decimals = node.kwargs.get("decimals", node.args[1] if len(node.args) > 1 else 0)
     b.emit(ir.RoundNode(x=x.tid, out=b.out(node).tid, decimals=int(decimals)))
+
+
+# round.decimals is not core ATen: kept whole, or the edge verifier rejects it.
+@REGISTRY.register([aten.round.decimals], keep_whole=True)
+def round_decimals(b: ProgramBuilder, node: Node) -> None:
+    round_(b, node)
 
 
 @REGISTRY.register([aten.gelu.default], keep_whole=True)
@@ -239,5 +245,10 @@ def _clip(b: ProgramBuilder, node: Node, low, high) -> None:
 
 
 def _overload(node: Node):
-    """The torch.ops.aten overload of a node (edge-dialect targets wrap one)."""
-    return getattr(node.target, "_op", node.target)
+    """The torch.ops.aten overload of a node. Edge-dialect targets wrap one in
+    `_op`; a plain OpOverload (inserted by a pass after to_edge) is one itself,
+    and its own `_op` is the C++ builtin, not an overload."""
+    target = node.target
+    if isinstance(target, torch._ops.OpOverload):
+        return target
+    return getattr(target, "_op", target)

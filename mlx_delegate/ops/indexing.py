@@ -15,21 +15,35 @@ aten = torch.ops.aten
 @REGISTRY.register([aten.index_select.default])
 def index_select(b: ProgramBuilder, node: Node) -> None:
     x, dim, index = node.args[:3]
-    b.emit(ir.TakeNode(x=b.tid(x), indices=b.tid(index), out=b.out(node).tid, axis=int(dim)))
+    indices = b.tensor_slot(index)
+    if not indices.shape:  # a 0-d index selects one element but keeps the axis
+        flat = b.temp(indices.dtype, (1,))
+        b.emit(ir.ReshapeNode(x=indices.tid, out=flat.tid, shape=[ir.IntOrVid(literal=1)]))
+        indices = flat
+    b.emit(ir.TakeNode(x=b.tid(x), indices=indices.tid, out=b.out(node).tid, axis=int(dim)))
 
 
 @REGISTRY.register([aten.index.Tensor])
 def index(b: ProgramBuilder, node: Node) -> None:
     x, indices = node.args[:2]
-    if any(i is None for i in indices):
-        raise Unsupported("indexing with None (skipped axes)")
-    tids = []
-    for i in indices:
-        slot = b.tensor_slot(i)
-        if slot.dtype == torch.bool:
-            raise Unsupported("boolean mask indexing (data-dependent shape)")
-        tids.append(slot.tid)
-    b.emit(ir.IndexNode(x=b.tid(x), indices=tids, out=b.out(node).tid))
+    # Trailing Nones (full slices) change nothing; a leading None (x[:, i]) does.
+    indices = list(indices)
+    while indices and indices[-1] is None:
+        indices.pop()
+    first = next((k for k, i in enumerate(indices) if i is not None), len(indices))
+    tensors = indices[first:]
+    if any(i is None for i in tensors):
+        raise Unsupported("index tensors separated by a full slice")
+    slots = [b.tensor_slot(i) for i in tensors]
+    if any(s.dtype == torch.bool for s in slots):
+        raise Unsupported("boolean mask indexing (data-dependent shape)")
+    if len(slots) == 1:
+        # One index tensor on axis `first`: its dims replace that axis, as take does.
+        b.emit(ir.TakeNode(x=b.tid(x), indices=slots[0].tid, out=b.out(node).tid, axis=first))
+        return
+    if first:
+        raise Unsupported("several index tensors after a full slice")
+    b.emit(ir.IndexNode(x=b.tid(x), indices=[s.tid for s in slots], out=b.out(node).tid))
 
 
 def _fit(b: ProgramBuilder, source: Node, like: Node, skip_axis: int | None):
@@ -61,7 +75,34 @@ def gather(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.scatter_add.default])
 def scatter_add(b: ProgramBuilder, node: Node) -> None:
+    """PyTorch lets the index be smaller than x on every axis; MLX's scatter
+    needs it to match x off `axis`. So scatter into the corner of x that the
+    index covers, then write that corner back into x, one axis at a time."""
     x, dim, index, src = node.args[:4]
-    updates = b.cast(_fit(b, src, index, None), b.val(node).dtype)
-    b.emit(ir.ScatterAddNode(x=b.tid(x), indices=b.tid(index), updates=updates.tid,
-                             out=b.out(node).tid, axis=int(dim)))
+    dtype = b.val(node).dtype
+    axis = int(dim) % max(b.val(x).dim(), 1)
+    updates = b.cast(_fit(b, src, index, None), dtype)
+    corners = [b.tensor_slot(x)]  # x, then x sliced on each axis where the index is shorter
+    sliced_axes = []
+    for a, (have, want) in enumerate(zip(b.val(x).shape, b.val(index).shape)):
+        if a == axis or have == want:
+            continue
+        if isinstance(have, torch.SymInt) or isinstance(want, torch.SymInt):
+            raise Unsupported("scatter_add with dynamic sizes that differ")
+        outer = corners[-1]
+        shape = list(outer.shape)
+        shape[a] = want
+        corner = b.temp(outer.dtype, tuple(shape))
+        b.emit(ir.SliceNode(x=outer.tid, out=corner.tid, axis=a, start=ir.IntOrVid(literal=0),
+                            stop=ir.IntOrVid(literal=int(want)), step=1))
+        corners.append(corner)
+        sliced_axes.append(a)
+    result = b.temp(dtype, corners[-1].shape) if sliced_axes else b.out(node)
+    b.emit(ir.ScatterAddNode(x=corners[-1].tid, indices=b.tid(index), updates=updates.tid,
+                             out=result.tid, axis=axis))
+    for depth in range(len(sliced_axes) - 1, -1, -1):
+        outer = corners[depth]
+        merged = b.out(node) if depth == 0 else b.temp(dtype, outer.shape)
+        b.emit(ir.SliceUpdateNode(target=outer.tid, update=result.tid, out=merged.tid,
+                                  axis=sliced_axes[depth], start=ir.IntOrVid(literal=0)))
+        result = merged

@@ -25,8 +25,15 @@ def _float_operands(b: ProgramBuilder, node: Node, *args):
     return [None if a is None else b.operand(a, dtype) for a in args]
 
 
+def _require_float(b: ProgramBuilder, node: Node) -> None:
+    """MLX's matmul and conv kernels take floats only."""
+    if not b.val(node).dtype.is_floating_point:
+        raise Unsupported(f"{b.val(node).dtype} inputs (MLX computes this in floating point only)")
+
+
 @REGISTRY.register([aten.linear.default], keep_whole=True)
 def linear(b: ProgramBuilder, node: Node) -> None:
+    _require_float(b, node)
     x, weight, bias = _float_operands(b, node, node.args[0], node.args[1], _arg(node, 2, "bias"))
     b.emit(ir.LinearNode(x=x.tid, weight=weight.tid, out=b.out(node).tid,
                          bias=None if bias is None else bias.tid))
@@ -34,6 +41,7 @@ def linear(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.addmm.default])
 def addmm(b: ProgramBuilder, node: Node) -> None:
+    _require_float(b, node)
     bias, mat1, mat2 = _float_operands(b, node, *node.args[:3])
     b.emit(ir.AddmmNode(bias=bias.tid, mat1=mat1.tid, mat2=mat2.tid, out=b.out(node).tid,
                         alpha=float(node.kwargs.get("alpha", 1)), beta=float(node.kwargs.get("beta", 1))))
@@ -42,7 +50,27 @@ def addmm(b: ProgramBuilder, node: Node) -> None:
 @REGISTRY.register([aten.mm.default, aten.bmm.default, aten.matmul.default], keep_whole=True)
 def matmul(b: ProgramBuilder, node: Node) -> None:
     lhs, rhs = _float_operands(b, node, node.args[0], node.args[1])
-    b.emit(ir.MatmulNode(a=lhs.tid, b=rhs.tid, out=b.out(node).tid))
+    if b.val(node).dtype.is_floating_point:
+        b.emit(ir.MatmulNode(a=lhs.tid, b=rhs.tid, out=b.out(node).tid))
+    else:
+        _integer_matmul(b, node, lhs, rhs)
+
+
+def _integer_matmul(b: ProgramBuilder, node: Node, lhs, rhs) -> None:
+    """MLX's matmul takes floats only, and float32 is inexact past 2**24; so
+    integer products are sum(a[..., :, :, None] * b[..., None, :, :], -2),
+    exact and wrapping on overflow as PyTorch's are."""
+    if len(lhs.shape) < 2 or len(rhs.shape) < 2:
+        raise Unsupported("integer matmul with a vector operand")
+    dtype = b.val(node).dtype
+    a3 = b.temp(dtype, (*lhs.shape, 1))
+    b.emit(ir.ExpandDimsNode(x=lhs.tid, out=a3.tid, axes=[-1]))
+    b3 = b.temp(dtype, (*rhs.shape[:-2], 1, *rhs.shape[-2:]))
+    b.emit(ir.ExpandDimsNode(x=rhs.tid, out=b3.tid, axes=[-3]))
+    out_shape = tuple(b.val(node).shape)
+    products = b.temp(dtype, (*out_shape[:-1], lhs.shape[-1], out_shape[-1]))  # (..., M, K, N)
+    b.emit(ir.MultiplyNode(a=a3.tid, b=b3.tid, out=products.tid))
+    b.emit(ir.SumNode(x=products.tid, out=b.out(node).tid, axes=[-2], keepdims=False))
 
 
 @REGISTRY.register([aten.layer_norm.default], keep_whole=True)
@@ -108,6 +136,7 @@ def convolution(b: ProgramBuilder, node: Node) -> None:
 
 
 def _emit_conv(b, node, x_node, weight, bias, stride, padding, dilation, groups, spatial) -> None:
+    _require_float(b, node)
     if spatial not in (1, 2):
         raise Unsupported(f"{spatial}-d convolution")
     per_axis = lambda v: [int(i) for i in (v if isinstance(v, (list, tuple)) else [v] * spatial)]  # noqa: E731

@@ -38,8 +38,7 @@ REDUCE = {
 
 @REGISTRY.register([aten.sum.dim_IntList, aten.sum.default, aten.mean.dim, aten.mean.default,
                     aten.amax.default, aten.amin.default, aten.prod.default, aten.prod.dim_int,
-                    aten.any.default, aten.any.dim, aten.any.dims, aten.all.default, aten.all.dim,
-                    aten.all.dims])
+                    aten.any.default, aten.any.dim, aten.any.dims])
 def reduce(b: ProgramBuilder, node: Node) -> None:
     op = _overload(node)
     name = op.overloadpacket.__name__
@@ -59,7 +58,13 @@ def reduce(b: ProgramBuilder, node: Node) -> None:
     b.emit(REDUCE[name](x=x.tid, out=b.out(node).tid, axes=dims, keepdims=keepdim))
 
 
-@REGISTRY.register([aten.var.correction, aten.var.dim, aten.std.correction, aten.std.dim])
+# Kept whole: ExecuTorch would otherwise rewrite all(x) as not(any(not(x))).
+@REGISTRY.register([aten.all.default, aten.all.dim, aten.all.dims], keep_whole=True)
+def reduce_all(b: ProgramBuilder, node: Node) -> None:
+    reduce(b, node)
+
+
+@REGISTRY.register([aten.var.correction, aten.var.dim])
 def var_std(b: ProgramBuilder, node: Node) -> None:
     op = _overload(node)
     dims = _axes(_arg(node, 1, "dim"))
@@ -76,6 +81,12 @@ def var_std(b: ProgramBuilder, node: Node) -> None:
     x = b.operand(node.args[0], b.val(node).dtype)
     kind = ir.VarNode if op.overloadpacket.__name__ == "var" else ir.StdNode
     b.emit(kind(x=x.tid, out=b.out(node).tid, axes=dims, keepdims=keepdim, ddof=int(ddof)))
+
+
+# Kept whole: ExecuTorch would otherwise decompose std into sqrt(var).
+@REGISTRY.register([aten.std.correction, aten.std.dim], keep_whole=True)
+def std(b: ProgramBuilder, node: Node) -> None:
+    var_std(b, node)
 
 
 @REGISTRY.register([aten.argmax.default, aten.argmin.default])

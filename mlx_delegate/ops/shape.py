@@ -133,7 +133,8 @@ def cat(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.ConcatenateNode(inputs=inputs, out=b.out(node).tid, axis=axis))
 
 
-@REGISTRY.register([aten.stack.default])
+# Kept whole: ExecuTorch would otherwise decompose it into unsqueeze + cat.
+@REGISTRY.register([aten.stack.default], keep_whole=True)
 def stack(b: ProgramBuilder, node: Node) -> None:
     inputs, axis = _joined(b, node)
     b.emit(ir.StackNode(inputs=inputs, out=b.out(node).tid, axis=axis))
@@ -175,18 +176,37 @@ def flip(b: ProgramBuilder, node: Node) -> None:
 def constant_pad(b: ProgramBuilder, node: Node) -> None:
     torch_pad = [int(p) for p in node.args[1]]
     value = float(_arg(node, 2, "value", 0.0))
-    if any(p < 0 for p in torch_pad):
-        raise Unsupported("negative padding")
-    rank = b.val(node.args[0]).dim()
+    shape = b.val(node.args[0]).shape
+    rank = len(shape)
     pairs = [(0, 0)] * rank
     # PyTorch lists (low, high) pairs from the last axis backwards.
     for i in range(len(torch_pad) // 2):
         pairs[rank - 1 - i] = (torch_pad[2 * i], torch_pad[2 * i + 1])
-    b.emit(ir.PadNode(x=_x(b, node).tid, out=b.out(node).tid, pad=[p for pair in pairs for p in pair],
-                      value=value))
+    x = _crop(b, _x(b, node), shape, pairs)
+    grow = [max(p, 0) for pair in pairs for p in pair]
+    b.emit(ir.PadNode(x=x.tid, out=b.out(node).tid, pad=grow, value=value))
 
 
-@REGISTRY.register([aten.tril.default, aten.triu.default])
+def _crop(b: ProgramBuilder, x, shape, pairs):
+    """Negative padding removes elements: slice those axes before padding."""
+    for axis, (low, high) in enumerate(pairs):
+        if low >= 0 and high >= 0:
+            continue
+        if isinstance(shape[axis], torch.SymInt) and high < 0:
+            raise Unsupported("negative padding at the end of a dynamic axis")
+        start, stop = max(-low, 0), (int(shape[axis]) + high if high < 0 else None)
+        cropped_shape = list(x.shape)
+        if not isinstance(shape[axis], torch.SymInt):
+            cropped_shape[axis] = (stop if stop is not None else int(shape[axis])) - start
+        cropped = b.temp(x.dtype, tuple(cropped_shape))
+        b.emit(ir.SliceNode(x=x.tid, out=cropped.tid, axis=axis, start=ir.IntOrVid(literal=start),
+                            stop=None if stop is None else ir.IntOrVid(literal=stop), step=1))
+        x = cropped
+    return x
+
+
+# Kept whole: ExecuTorch would otherwise decompose them into arange/compare/where.
+@REGISTRY.register([aten.tril.default, aten.triu.default], keep_whole=True)
 def triangle(b: ProgramBuilder, node: Node) -> None:
     kind = ir.TrilNode if _overload(node).overloadpacket.__name__ == "tril" else ir.TriuNode
     b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(_arg(node, 1, "diagonal", 0))))
