@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import torch
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
-from executorch.exir.backend.utils import tag_constant_data
+from executorch.exir.backend.utils import tag_constant_data, tag_mutated_buffer
 from torch.export import ExportedProgram
 from torch.fx import Node
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
@@ -50,6 +50,7 @@ class MLXPartitioner(Partitioner):
                 node.meta["delegation_tag"] = tag
             tags[tag] = self.delegation_spec
         tag_constant_data(exported_program)
+        tag_mutated_buffer(exported_program)  # the delegate owns buffers it writes in place
         debug("%d partition(s)", len(tags))
         return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)
 

@@ -180,6 +180,8 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_item(std::get<ItemNode>(instruction.node), state, stream);
     case OpCode::INT_BINARY:
       return exec_int_binary(std::get<IntBinaryNode>(instruction.node), state, stream);
+    case OpCode::INDEX_PUT:
+      return exec_index_put(std::get<IndexPutNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

@@ -102,6 +102,7 @@ void exec_full_like(const FullLikeNode& node, ExecutionState& state, StreamOrDev
 void exec_sym_size(const SymSizeNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_item(const ItemNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_int_binary(const IntBinaryNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_index_put(const IndexPutNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

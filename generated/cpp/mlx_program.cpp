@@ -183,6 +183,8 @@ const char* op_name(OpCode op) {
       return "Item";
     case OpCode::INT_BINARY:
       return "IntBinary";
+    case OpCode::INDEX_PUT:
+      return "IndexPut";
   }
   return "unknown";
 }
@@ -1668,6 +1670,28 @@ IntBinaryNode load_IntBinaryNode(const ::mlxd::ir::IntBinaryNode* fb) {
   return out;
 }
 
+IndexPutNode load_IndexPutNode(const ::mlxd::ir::IndexPutNode* fb) {
+  IndexPutNode out;
+  {
+    const auto* value = present(fb->x(), "IndexPutNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->indices(), "IndexPutNode.indices");
+    out.indices = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->values(), "IndexPutNode.values");
+    out.values = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "IndexPutNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  return out;
+}
+
 Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
   Instruction out;
   switch (fb->op_type()) {
@@ -2017,6 +2041,10 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::INT_BINARY;
       out.node = load_IntBinaryNode(present(fb->op_as_IntBinaryNode(), "IntBinaryNode"));
       break;
+    case ::mlxd::ir::OpNode_IndexPutNode:
+      out.op = OpCode::INDEX_PUT;
+      out.node = load_IndexPutNode(present(fb->op_as_IndexPutNode(), "IndexPutNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -2213,6 +2241,7 @@ void write_json(std::string& out, const FullLikeNode& value);
 void write_json(std::string& out, const SymSizeNode& value);
 void write_json(std::string& out, const ItemNode& value);
 void write_json(std::string& out, const IntBinaryNode& value);
+void write_json(std::string& out, const IndexPutNode& value);
 void write_json(std::string& out, const Instruction& value);
 void write_json(std::string& out, const InstructionChain& value);
 void write_json(std::string& out, const MLXGraph& value);
@@ -3319,6 +3348,21 @@ void write_json(std::string& out, const IntBinaryNode& value) {
   write_json(out, value.b);
   out += ",\"out\":";
   write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const IndexPutNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"indices\":";
+  write_json(out, value.indices);
+  out += ",\"values\":";
+  write_json(out, value.values);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
   out += '}';
 }
 

@@ -110,9 +110,10 @@ enum class OpCode : uint32_t {
   SYM_SIZE = 84,
   ITEM = 85,
   INT_BINARY = 86,
+  INDEX_PUT = 87,
 };
 
-inline constexpr uint32_t kOpCount = 86;
+inline constexpr uint32_t kOpCount = 87;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -705,6 +706,14 @@ struct IntBinaryNode {
   Vid out;
 };
 
+struct IndexPutNode {
+  Tid x;
+  Tid indices;
+  Tid values;
+  Tid out;
+  int32_t axis{};
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -717,7 +726,7 @@ using NodeVariant = std::variant<
     ExpandDimsNode, SqueezeNode, BroadcastToNode, SliceNode, SelectNode, ConcatenateNode, StackNode,
     SplitNode, TileNode, FlipNode, PadNode, TrilNode, TriuNode, TakeNode, TakeAlongAxisNode,
     IndexNode, ScatterAddNode, SliceUpdateNode, ArangeNode, FullNode, FullLikeNode, SymSizeNode,
-    ItemNode, IntBinaryNode>;
+    ItemNode, IntBinaryNode, IndexPutNode>;
 
 struct Instruction {
   OpCode op{};

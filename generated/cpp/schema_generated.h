@@ -295,6 +295,9 @@ struct ItemNodeBuilder;
 struct IntBinaryNode;
 struct IntBinaryNodeBuilder;
 
+struct IndexPutNode;
+struct IndexPutNodeBuilder;
+
 struct Instruction;
 struct InstructionBuilder;
 
@@ -594,11 +597,12 @@ enum OpNode : uint8_t {
   OpNode_SymSizeNode = 84,
   OpNode_ItemNode = 85,
   OpNode_IntBinaryNode = 86,
+  OpNode_IndexPutNode = 87,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_IntBinaryNode
+  OpNode_MAX = OpNode_IndexPutNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[87] {
+inline const OpNode (&EnumValuesOpNode())[88] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -686,13 +690,14 @@ inline const OpNode (&EnumValuesOpNode())[87] {
     OpNode_FullLikeNode,
     OpNode_SymSizeNode,
     OpNode_ItemNode,
-    OpNode_IntBinaryNode
+    OpNode_IntBinaryNode,
+    OpNode_IndexPutNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[88] = {
+  static const char * const names[89] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -780,13 +785,14 @@ inline const char * const *EnumNamesOpNode() {
     "SymSizeNode",
     "ItemNode",
     "IntBinaryNode",
+    "IndexPutNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_IntBinaryNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_IndexPutNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1137,6 +1143,10 @@ template<> struct OpNodeTraits<mlxd::ir::ItemNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::IntBinaryNode> {
   static const OpNode enum_value = OpNode_IntBinaryNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::IndexPutNode> {
+  static const OpNode enum_value = OpNode_IndexPutNode;
 };
 
 template <bool B = false>
@@ -7796,6 +7806,96 @@ inline ::flatbuffers::Offset<IntBinaryNode> CreateIntBinaryNode(
   return builder_.Finish();
 }
 
+/// x[..., indices, ...] = values along `axis` (torch.index_put with one index
+/// tensor, and index_copy): out = x with out[indices[i]] = values[i] on `axis`;
+/// `indices` is 1-D (negative counts from the end), `values` has x's shape but
+/// len(indices) on `axis` (the compiler broadcasts it).
+struct IndexPutNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef IndexPutNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_INDICES = 6,
+    VT_VALUES = 8,
+    VT_OUT = 10,
+    VT_AXIS = 12
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *indices() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_INDICES);
+  }
+  const mlxd::ir::Tid *values() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_VALUES);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  int32_t axis() const {
+    return GetField<int32_t>(VT_AXIS, 0);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_INDICES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_VALUES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_AXIS, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct IndexPutNodeBuilder {
+  typedef IndexPutNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(IndexPutNode::VT_X, x);
+  }
+  void add_indices(const mlxd::ir::Tid *indices) {
+    fbb_.AddStruct(IndexPutNode::VT_INDICES, indices);
+  }
+  void add_values(const mlxd::ir::Tid *values) {
+    fbb_.AddStruct(IndexPutNode::VT_VALUES, values);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(IndexPutNode::VT_OUT, out);
+  }
+  void add_axis(int32_t axis) {
+    fbb_.AddElement<int32_t>(IndexPutNode::VT_AXIS, axis, 0);
+  }
+  explicit IndexPutNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<IndexPutNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<IndexPutNode>(end);
+    fbb_.Required(o, IndexPutNode::VT_X);
+    fbb_.Required(o, IndexPutNode::VT_INDICES);
+    fbb_.Required(o, IndexPutNode::VT_VALUES);
+    fbb_.Required(o, IndexPutNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<IndexPutNode> CreateIndexPutNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *indices = nullptr,
+    const mlxd::ir::Tid *values = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    int32_t axis = 0) {
+  IndexPutNodeBuilder builder_(_fbb);
+  builder_.add_axis(axis);
+  builder_.add_out(out);
+  builder_.add_values(values);
+  builder_.add_indices(indices);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
 struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -8066,6 +8166,9 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   }
   const mlxd::ir::IntBinaryNode *op_as_IntBinaryNode() const {
     return op_type() == mlxd::ir::OpNode_IntBinaryNode ? static_cast<const mlxd::ir::IntBinaryNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::IndexPutNode *op_as_IndexPutNode() const {
+    return op_type() == mlxd::ir::OpNode_IndexPutNode ? static_cast<const mlxd::ir::IndexPutNode *>(op()) : nullptr;
   }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
@@ -8419,6 +8522,10 @@ template<> inline const mlxd::ir::ItemNode *Instruction::op_as<mlxd::ir::ItemNod
 
 template<> inline const mlxd::ir::IntBinaryNode *Instruction::op_as<mlxd::ir::IntBinaryNode>() const {
   return op_as_IntBinaryNode();
+}
+
+template<> inline const mlxd::ir::IndexPutNode *Instruction::op_as<mlxd::ir::IndexPutNode>() const {
+  return op_as_IndexPutNode();
 }
 
 struct InstructionBuilder {
@@ -9090,6 +9197,10 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_IntBinaryNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::IntBinaryNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_IndexPutNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::IndexPutNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

@@ -974,6 +974,21 @@ class IntBinaryNode:
     out: Vid
 
 
+# x[..., indices, ...] = values along `axis` (torch.index_put with one index
+# tensor, and index_copy): out = x with out[indices[i]] = values[i] on `axis`;
+# `indices` is 1-D (negative counts from the end), `values` has x's shape but
+# len(indices) on `axis` (the compiler broadcasts it).
+@_dataclasses.dataclass(kw_only=True)
+class IndexPutNode:
+    """table mlxd.ir.IndexPutNode"""
+
+    x: Tid
+    indices: Tid
+    values: Tid
+    out: Tid
+    axis: int = 0
+
+
 @_dataclasses.dataclass(kw_only=True)
 class Instruction:
     """table mlxd.ir.Instruction"""
@@ -1101,6 +1116,7 @@ OpNode = _typing.Union[
     SymSizeNode,
     ItemNode,
     IntBinaryNode,
+    IndexPutNode,
 ]
 
 
@@ -1194,6 +1210,7 @@ class OpNodeType(_enum.IntEnum):
     SymSizeNode = 84
     ItemNode = 85
     IntBinaryNode = 86
+    IndexPutNode = 87
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1284,6 +1301,7 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     SymSizeNode: OpNodeType.SymSizeNode,
     ItemNode: OpNodeType.ItemNode,
     IntBinaryNode: OpNodeType.IntBinaryNode,
+    IndexPutNode: OpNodeType.IndexPutNode,
 }
 
 
@@ -2878,6 +2896,28 @@ class Builders:
         builder.PrependInt8Slot(0, obj.op, 0)
         return builder.EndObject()
 
+    def build_IndexPutNode(self, builder, obj):
+        """Write table mlxd.ir.IndexPutNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.IndexPutNode.x is required")
+        if obj.indices is None:
+            raise ValueError("mlxd.ir.IndexPutNode.indices is required")
+        if obj.values is None:
+            raise ValueError("mlxd.ir.IndexPutNode.values is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IndexPutNode.out is required")
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.indices)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.values)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        builder.PrependInt32Slot(4, obj.axis, 0)
+        return builder.EndObject()
+
     def build_OpNode(self, builder, kind, value):
         """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
         returns its offset."""
@@ -3141,6 +3181,9 @@ class Builders:
         if kind == 86:
             _check_member(value, IntBinaryNode, "mlxd.ir.OpNode.IntBinaryNode")
             return self.build_IntBinaryNode(builder, value)
+        if kind == 87:
+            _check_member(value, IndexPutNode, "mlxd.ir.OpNode.IndexPutNode")
+            return self.build_IndexPutNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

@@ -917,6 +917,18 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="out", type="Vid", role="output", required=True),
         ),
     ),
+    87: OpInfo(
+        code=87,
+        name="IndexPut",
+        table="IndexPutNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="indices", type="Tid", role="input", required=True),
+            FieldInfo(name="values", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="axis", type="int32", role="literal", required=False),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

@@ -89,6 +89,7 @@ class ProgramBuilder:
         self.support: dict[str, Optional[str]] = {}
         self._slots: dict[Node, Any] = {}
         self._inputs: list[Any] = []
+        self._buffers: dict[str, TensorSlot] = {}  # mutated buffer name -> its slot
         self._current: Optional[Node] = None
 
     # ---- walking ---------------------------------------------------------
@@ -148,11 +149,13 @@ class ProgramBuilder:
             self._inputs.append(slot)
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
             tensor = _constant_value(self.program, spec)
-            if spec.kind == InputKind.BUFFER and spec.target in _mutated_buffers(self.program):
-                raise Unsupported("mutable buffers are not supported yet")  # see the issue note
-            slot = self.new_tensor(SlotKind.CONSTANT, tensor.dtype, tuple(tensor.shape))
+            mutable = spec.kind == InputKind.BUFFER and spec.target in _mutated_buffers(self.program)
+            kind = SlotKind.MUTABLE_BUFFER if mutable else SlotKind.CONSTANT
+            slot = self.new_tensor(kind, tensor.dtype, tuple(tensor.shape))
             if not self.dry_run:  # the partitioner's program holds fake tensors
-                slot.name = self._add_constant(tensor)
+                slot.name = self._add_constant(tensor)  # a mutable buffer's initial value
+            if mutable:
+                self._buffers[spec.target] = slot
         else:
             raise Unsupported(f"input kind {spec.kind} is not supported")
         self._slots[node] = slot
@@ -165,17 +168,25 @@ class ProgramBuilder:
         return key
 
     def _outputs(self, node: Node) -> None:
+        """User outputs get output slots; a buffer mutation is written back into
+        its buffer's slot, which persists across executions."""
         self._output_slots = []
-        for arg in node.args[0]:
+        specs = self.program.graph_signature.output_specs
+        for arg, spec in zip(node.args[0], specs):
             slot = self.slot(arg)
-            if isinstance(slot, TensorSlot) and slot.kind == SlotKind.TEMP:
+            if not isinstance(slot, TensorSlot):
+                raise Unsupported("non-tensor outputs are not supported")
+            if spec.kind == OutputKind.BUFFER_MUTATION:
+                buffer = self._buffers[spec.target]
+                if slot is not buffer:
+                    self.emit(ir.CopyNode(x=slot.tid, out=buffer.tid))
+                continue
+            if slot.kind == SlotKind.TEMP:
                 slot.kind = SlotKind.OUTPUT
-            elif isinstance(slot, TensorSlot):
+            else:
                 copy = self.new_tensor(SlotKind.OUTPUT, slot.dtype, slot.shape)
                 self.emit(ir.CopyNode(x=slot.tid, out=copy.tid))
                 slot = copy
-            else:
-                raise Unsupported("non-tensor outputs are not supported")
             self._output_slots.append(slot)
 
     # ---- API for handlers ------------------------------------------------
@@ -291,9 +302,9 @@ class ProgramBuilder:
                 instructions=[ir.Instruction(op=n) for n in self.instructions])],
             input_map=[_slot_ref(s) for s in self._inputs],
             output_map=[_slot_ref(s) for s in self._output_slots],
-            mutable_buffer_map=[],
-            named_slots=[ir.NamedSlot(name=s.name, slot=s.tid)
-                         for s in order if s.kind == SlotKind.CONSTANT],
+            mutable_buffer_map=[_slot_ref(s) for s in order if s.kind == SlotKind.MUTABLE_BUFFER],
+            named_slots=[ir.NamedSlot(name=s.name, slot=s.tid) for s in order
+                         if s.kind in (SlotKind.CONSTANT, SlotKind.MUTABLE_BUFFER)],
             tensor_meta=meta,
         )
         debug("built %d instructions, tensor slots %s, %d temps after reuse, %d values",

@@ -106,3 +106,38 @@ def scatter_add(b: ProgramBuilder, node: Node) -> None:
         b.emit(ir.SliceUpdateNode(target=outer.tid, update=result.tid, out=merged.tid,
                                   axis=sliced_axes[depth], start=ir.IntOrVid(literal=0)))
         result = merged
+
+
+@REGISTRY.register([aten.index_put.default, aten.index_copy.default])
+def index_put(b: ProgramBuilder, node: Node) -> None:
+    """x[:, ..., index] = values with one 1-D index tensor (index_copy is the
+    same with the axis given): a scatter along that axis."""
+    x = node.args[0]
+    if "index_copy" in str(node.target):
+        axis, index, values = int(node.args[1]), node.args[2], node.args[3]
+    else:
+        indices, values = node.args[1], node.args[2]
+        accumulate = node.args[3] if len(node.args) > 3 else node.kwargs.get("accumulate", False)
+        if accumulate:
+            raise Unsupported("index_put with accumulate=True")
+        tensors = [i for i in indices if i is not None]
+        if len(tensors) != 1 or any(i is not None for i in indices[indices.index(tensors[0]) + 1 :]):
+            raise Unsupported("index_put supports one index tensor, after full slices only")
+        index = tensors[0]
+        axis = list(indices).index(index)
+    x_val, index_val = b.val(x), b.val(index)
+    if index_val.dim() != 1 or index_val.dtype == torch.bool:
+        raise Unsupported("index_put with a mask or a multi-dimensional index")
+    axis %= x_val.dim()
+    shape = list(x_val.shape)
+    shape[axis] = index_val.shape[0]
+    if any(isinstance(d, torch.SymInt) for d in shape):
+        raise Unsupported("index_put on dynamic sizes")
+    dtype = b.val(node).dtype
+    update = b.operand(values, dtype)
+    if tuple(update.shape) != tuple(shape):
+        spread = b.temp(dtype, tuple(shape))
+        b.emit(ir.BroadcastToNode(x=update.tid, out=spread.tid, shape=[b.int_or_vid(d) for d in shape]))
+        update = spread
+    b.emit(ir.IndexPutNode(x=b.tid(x), indices=b.tid(index), values=update.tid,
+                           out=b.out(node).tid, axis=axis))

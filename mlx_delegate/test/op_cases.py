@@ -735,6 +735,16 @@ case("scatter_add", [
       T((3, 4, 3))),
 ])
 
+case("index_put", [
+    C("rows", lambda x, v: x.index_put((torch.tensor([2, 0]),), v), T((4, 3)), T((2, 3))),
+    C("after_full_slice", lambda x, v: torch.ops.aten.index_put(x, [None, torch.tensor([3, -5, 0])], v),
+      T((2, 5, 3)), T((2, 3, 3))),
+    C("broadcast_value", lambda x, v: torch.ops.aten.index_put(x, [torch.tensor([1])], v), T((3, 4)),
+      T((4,))),
+    C("int32", lambda x, v: x.index_put((torch.tensor([0, 2]),), v), T((3, 2), i32), T((2, 2), i32)),
+    C("index_copy", lambda x, v: x.index_copy(1, torch.tensor([4, 1]), v), T((2, 6)), T((2, 2))),
+])
+
 
 # ---- creation -----------------------------------------------------------------------------
 

@@ -62,6 +62,18 @@ void exec_scatter_add(const ScatterAddNode& n, ExecutionState& st, StreamOrDevic
                                      st.tensor(n.updates), axis, s));
 }
 
+void exec_index_put(const IndexPutNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  int axis = normalize_axis(n.axis, x.ndim(), "index_put");
+  const mx::array& indices = st.tensor(n.indices);
+  if (indices.ndim() != 1) throw ExecutionError("index_put: indices must be 1-D");
+  // MLX's scatter takes updates shaped indices + x's shape with 1 on `axis`.
+  mx::array updates = mx::moveaxis(st.tensor(n.values), axis, 0, s);
+  updates = mx::expand_dims(updates, axis + 1, s);
+  st.set_tensor(n.out,
+                mx::scatter(x, {wrap_indices(indices, x.shape(axis), s)}, updates, {axis}, s));
+}
+
 void exec_slice_update(const SliceUpdateNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& target = st.tensor(n.target);
   const mx::array& update = st.tensor(n.update);

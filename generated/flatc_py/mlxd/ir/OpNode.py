@@ -91,3 +91,4 @@ class OpNode(object):
     SymSizeNode = 84
     ItemNode = 85
     IntBinaryNode = 86
+    IndexPutNode = 87
