@@ -374,12 +374,7 @@ class _Resolver:
             decl.name.text, [(v.name, v.value, v.location) for v in values]
         )
         self.enums[entry.qualified] = m.Enum(
-            name=decl.name.text,
-            namespace=decl.namespace,
-            doc=decl.doc,
-            attributes=_model_attributes(decl.attributes),
-            location=decl.name.location,
-            file=decl.file,
+            **_declaration_fields(decl),
             underlying=underlying,
             values=tuple(values),
             bit_flags=bit_flags,
@@ -460,12 +455,7 @@ class _Resolver:
             [("NONE", 0, decl.name.location)] + [(x.name, x.value, x.location) for x in members],
         )
         self.unions[entry.qualified] = m.Union(
-            name=decl.name.text,
-            namespace=decl.namespace,
-            doc=decl.doc,
-            attributes=_model_attributes(decl.attributes),
-            location=decl.name.location,
-            file=decl.file,
+            **_declaration_fields(decl),
             members=tuple(members),
         )
 
@@ -523,12 +513,7 @@ class _Resolver:
                 )
             )
         self.structs[entry.qualified] = m.Struct(
-            name=decl.name.text,
-            namespace=decl.namespace,
-            doc=decl.doc,
-            attributes=_model_attributes(decl.attributes),
-            location=decl.name.location,
-            file=decl.file,
+            **_declaration_fields(decl),
             fields=tuple(fields),
             size=size,
             alignment=alignment,
@@ -614,12 +599,7 @@ class _Resolver:
             self.table_field(field, type_, slot) for (field, type_), slot in zip(resolved, slots)
         ]
         self.tables[entry.qualified] = m.Table(
-            name=decl.name.text,
-            namespace=decl.namespace,
-            doc=decl.doc,
-            attributes=_model_attributes(decl.attributes),
-            location=decl.name.location,
-            file=decl.file,
+            **_declaration_fields(decl),
             fields=tuple(fields),
         )
 
@@ -979,12 +959,7 @@ class _Resolver:
                 )
             )
         self.services[entry.qualified] = m.RpcService(
-            name=decl.name.text,
-            namespace=decl.namespace,
-            doc=decl.doc,
-            attributes=_model_attributes(decl.attributes),
-            location=decl.name.location,
-            file=decl.file,
+            **_declaration_fields(decl),
             methods=tuple(methods),
         )
 
@@ -1112,6 +1087,18 @@ def _find(attributes: Iterable[s.AttributeSyntax], name: str) -> Optional[s.Attr
 
 def _has(attributes: Iterable[s.AttributeSyntax], name: str) -> bool:
     return _find(attributes, name) is not None
+
+
+def _declaration_fields(decl) -> dict:
+    """What every model declaration takes from its syntax."""
+    return dict(
+        name=decl.name.text,
+        namespace=decl.namespace,
+        doc=decl.doc,
+        attributes=_model_attributes(decl.attributes),
+        location=decl.name.location,
+        file=decl.file,
+    )
 
 
 def _model_attributes(attributes: Iterable[s.AttributeSyntax]) -> tuple[m.Attribute, ...]:
