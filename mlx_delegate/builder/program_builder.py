@@ -144,8 +144,10 @@ class ProgramBuilder:
         spec = _input_spec(self.program, node.name)
         value = node.meta.get("val")
         if spec is None or spec.kind == InputKind.USER_INPUT:
-            slot = self.new_value() if isinstance(value, torch.SymInt) or not isinstance(value, torch.Tensor) else \
-                self.new_tensor(SlotKind.INPUT, value.dtype, tuple(value.shape))
+            if isinstance(value, torch.Tensor):
+                slot = self.new_tensor(SlotKind.INPUT, value.dtype, tuple(value.shape))
+            else:  # a symbolic or plain scalar input
+                slot = self.new_value()
             self._inputs.append(slot)
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
             tensor = _constant_value(self.program, spec)
