@@ -21,7 +21,7 @@ import lark
 from lark import Token, Transformer, v_args
 
 from . import syntax as s
-from .diagnostics import Diagnostic, SchemaError
+from .diagnostics import SchemaError
 from .model import Location
 
 GRAMMAR_PATH = Path(__file__).resolve().parent / "grammar.lark"

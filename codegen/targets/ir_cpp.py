@@ -5,7 +5,6 @@ and the interpreter dispatch that calls the hand-written `exec_*` functions."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import jinja2
 

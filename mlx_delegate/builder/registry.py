@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional
 
-Handler = Callable[["ProgramBuilder", "torch.fx.Node"], None]  # noqa: F821
+# handler(builder: ProgramBuilder, node: torch.fx.Node) emits IR nodes or raises Unsupported.
+Handler = Callable[..., None]
 
 
 class HandlerRegistry:

@@ -8,7 +8,7 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder, ir_dtype
 from ..ir import schema as ir
-from .elementwise import _overload
+from .common import overload
 
 aten = torch.ops.aten
 
@@ -31,7 +31,7 @@ def arange(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.full.default, aten.zeros.default, aten.ones.default, aten.scalar_tensor.default])
 def full(b: ProgramBuilder, node: Node) -> None:
-    name = _overload(node).overloadpacket.__name__
+    name = overload(node).overloadpacket.__name__
     if name == "scalar_tensor":
         sizes, value = [], node.args[0]
     else:
@@ -43,7 +43,7 @@ def full(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.full_like.default, aten.zeros_like.default, aten.ones_like.default])
 def full_like(b: ProgramBuilder, node: Node) -> None:
-    name = _overload(node).overloadpacket.__name__
+    name = overload(node).overloadpacket.__name__
     value = {"zeros_like": 0, "ones_like": 1}.get(name, node.args[1] if len(node.args) > 1 else None)
     if isinstance(value, Node):
         raise Unsupported("full_like with a runtime fill value")

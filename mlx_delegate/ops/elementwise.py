@@ -8,6 +8,7 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder, TensorSlot
 from ..ir import schema as ir
+from .common import overload
 
 aten = torch.ops.aten
 
@@ -67,7 +68,7 @@ def binary(b: ProgramBuilder, node: Node) -> None:
         scaled = b.temp(dtype, y.shape)
         b.emit(ir.MultiplyNode(a=y.tid, b=b.full(alpha, dtype).tid, out=scaled.tid))
         y = scaled
-    op = BINARY[_overload(node)]
+    op = BINARY[overload(node)]
     b.emit(op(a=x.tid, b=y.tid, out=b.out(node).tid))
 
 
@@ -119,7 +120,7 @@ COMPARE_TARGETS = {getattr(getattr(aten, name), overload): op
 def compare(b: ProgramBuilder, node: Node) -> None:
     dtype = compute_dtype(b, node.args[0], node.args[1])
     x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
-    b.emit(COMPARE_TARGETS[_overload(node)](a=x.tid, b=y.tid, out=b.out(node).tid))
+    b.emit(COMPARE_TARGETS[overload(node)](a=x.tid, b=y.tid, out=b.out(node).tid))
 
 
 LOGIC = {aten.logical_and.default: ir.LogicalAndNode, aten.logical_or.default: ir.LogicalOrNode}
@@ -129,7 +130,7 @@ LOGIC = {aten.logical_and.default: ir.LogicalAndNode, aten.logical_or.default: i
 def logic(b: ProgramBuilder, node: Node) -> None:
     x, y = b.operand(node.args[0], torch.bool), b.operand(node.args[1], torch.bool)
     result = b.temp(torch.bool, tuple(b.val(node).shape))
-    b.emit(LOGIC[_overload(node)](a=x.tid, b=y.tid, out=result.tid))
+    b.emit(LOGIC[overload(node)](a=x.tid, b=y.tid, out=result.tid))
     _bind_cast(b, node, result)
 
 
@@ -182,7 +183,7 @@ INTEGER_IDENTITY = {aten.floor.default, aten.ceil.default}
 def unary(b: ProgramBuilder, node: Node) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
-    target = _overload(node)
+    target = overload(node)
     if target in INTEGER_IDENTITY and not dtype.is_floating_point:
         b.emit(ir.CopyNode(x=x.tid, out=b.out(node).tid))
         return
@@ -242,13 +243,3 @@ def _clip(b: ProgramBuilder, node: Node, low, high) -> None:
     x = b.operand(node.args[0], dtype)
     bound = lambda v: None if v is None else ir.TidOrVid(tid=b.operand(v, dtype).tid)  # noqa: E731
     b.emit(ir.ClipNode(x=x.tid, out=b.out(node).tid, min=bound(low), max=bound(high)))
-
-
-def _overload(node: Node):
-    """The torch.ops.aten overload of a node. Edge-dialect targets wrap one in
-    `_op`; a plain OpOverload (inserted by a pass after to_edge) is one itself,
-    and its own `_op` is the C++ builtin, not an overload."""
-    target = node.target
-    if isinstance(target, torch._ops.OpOverload):
-        return target
-    return getattr(target, "_op", target)

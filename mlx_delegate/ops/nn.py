@@ -10,14 +10,9 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder
 from ..ir import schema as ir
+from .common import arg
 
 aten = torch.ops.aten
-
-
-def _arg(node: Node, index: int, name: str, default=None):
-    if len(node.args) > index:
-        return node.args[index]
-    return node.kwargs.get(name, default)
 
 
 def _float_operands(b: ProgramBuilder, node: Node, *args):
@@ -34,7 +29,7 @@ def _require_float(b: ProgramBuilder, node: Node) -> None:
 @REGISTRY.register([aten.linear.default], keep_whole=True)
 def linear(b: ProgramBuilder, node: Node) -> None:
     _require_float(b, node)
-    x, weight, bias = _float_operands(b, node, node.args[0], node.args[1], _arg(node, 2, "bias"))
+    x, weight, bias = _float_operands(b, node, node.args[0], node.args[1], arg(node, 2, "bias"))
     b.emit(ir.LinearNode(x=x.tid, weight=weight.tid, out=b.out(node).tid,
                          bias=None if bias is None else bias.tid))
 
@@ -76,8 +71,8 @@ def _integer_matmul(b: ProgramBuilder, node: Node, lhs, rhs) -> None:
 @REGISTRY.register([aten.layer_norm.default], keep_whole=True)
 def layer_norm(b: ProgramBuilder, node: Node) -> None:
     normalized_shape = node.args[1]
-    weight, bias = _arg(node, 2, "weight"), _arg(node, 3, "bias")
-    eps = float(_arg(node, 4, "eps", 1e-5))
+    weight, bias = arg(node, 2, "weight"), arg(node, 3, "bias")
+    eps = float(arg(node, 4, "eps", 1e-5))
     x, w, bb = _float_operands(b, node, node.args[0], weight, bias)
     b.emit(ir.LayerNormNode(x=x.tid, out=b.out(node).tid, weight=w and w.tid, bias=bb and bb.tid,
                             eps=eps, num_axes=len(normalized_shape)))
@@ -100,8 +95,8 @@ def rms_norm(b: ProgramBuilder, node: Node) -> None:
     normalized_shape = node.args[1]
     if len(normalized_shape) != 1:
         raise Unsupported("rms_norm over more than the last axis")
-    weight = _arg(node, 2, "weight")
-    eps = _arg(node, 3, "eps")
+    weight = arg(node, 2, "weight")
+    eps = arg(node, 3, "eps")
     dtype = b.val(node).dtype
     if eps is None:
         eps = torch.finfo(dtype).eps
@@ -117,13 +112,13 @@ def embedding(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.conv1d.default, aten.conv2d.default], keep_whole=True)
 def conv(b: ProgramBuilder, node: Node) -> None:
-    x_node, weight, bias = node.args[0], node.args[1], _arg(node, 2, "bias")
+    x_node, weight, bias = node.args[0], node.args[1], arg(node, 2, "bias")
     spatial = b.val(weight).dim() - 2
-    padding = _arg(node, 4, "padding", 0)
+    padding = arg(node, 4, "padding", 0)
     if isinstance(padding, str):
         raise Unsupported(f"padding='{padding}'")
-    _emit_conv(b, node, x_node, weight, bias, _arg(node, 3, "stride", 1), padding,
-               _arg(node, 5, "dilation", 1), int(_arg(node, 6, "groups", 1)), spatial)
+    _emit_conv(b, node, x_node, weight, bias, arg(node, 3, "stride", 1), padding,
+               arg(node, 5, "dilation", 1), int(arg(node, 6, "groups", 1)), spatial)
 
 
 @REGISTRY.register([aten.convolution.default])
@@ -149,10 +144,10 @@ def _emit_conv(b, node, x_node, weight, bias, stride, padding, dilation, groups,
 @REGISTRY.register([aten.scaled_dot_product_attention.default], keep_whole=True)
 def sdpa(b: ProgramBuilder, node: Node) -> None:
     q, k, v = node.args[:3]
-    mask = _arg(node, 3, "attn_mask")
-    dropout = _arg(node, 4, "dropout_p", 0.0)
-    causal = bool(_arg(node, 5, "is_causal", False))
-    scale = _arg(node, 6, "scale")
+    mask = arg(node, 3, "attn_mask")
+    dropout = arg(node, 4, "dropout_p", 0.0)
+    causal = bool(arg(node, 5, "is_causal", False))
+    scale = arg(node, 6, "scale")
     enable_gqa = bool(node.kwargs.get("enable_gqa", False))
     if dropout:
         raise Unsupported("attention dropout")

@@ -8,15 +8,9 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder, ir_dtype
 from ..ir import schema as ir
-from .elementwise import _overload
+from .common import arg, overload
 
 aten = torch.ops.aten
-
-
-def _arg(node: Node, index: int, name: str, default=None):
-    if len(node.args) > index:
-        return node.args[index]
-    return node.kwargs.get(name, default)
 
 
 def _axes(dims) -> list[int]:
@@ -40,11 +34,11 @@ REDUCE = {
                     aten.amax.default, aten.amin.default, aten.prod.default, aten.prod.dim_int,
                     aten.any.default, aten.any.dim, aten.any.dims])
 def reduce(b: ProgramBuilder, node: Node) -> None:
-    op = _overload(node)
+    op = overload(node)
     name = op.overloadpacket.__name__
     reduces_all = op._overloadname == "default" and name not in ("amax", "amin")
-    dims = [] if reduces_all else _axes(_arg(node, 1, "dim"))
-    keepdim = False if reduces_all else bool(_arg(node, 2, "keepdim", False))
+    dims = [] if reduces_all else _axes(arg(node, 1, "dim"))
+    keepdim = False if reduces_all else bool(arg(node, 2, "keepdim", False))
     out_dtype = b.val(node).dtype
     # Sums and products accumulate in the result dtype, as PyTorch does (int -> int64).
     x = b.operand(node.args[0], out_dtype if name in ("sum", "prod", "mean") else b.val(node.args[0]).dtype)
@@ -66,12 +60,12 @@ def reduce_all(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.var.correction, aten.var.dim])
 def var_std(b: ProgramBuilder, node: Node) -> None:
-    op = _overload(node)
-    dims = _axes(_arg(node, 1, "dim"))
+    op = overload(node)
+    dims = _axes(arg(node, 1, "dim"))
     if op._overloadname == "dim":
-        unbiased = _arg(node, 2, "unbiased", True)
+        unbiased = arg(node, 2, "unbiased", True)
         ddof = 1 if unbiased else 0
-        keepdim = bool(_arg(node, 3, "keepdim", False))
+        keepdim = bool(arg(node, 3, "keepdim", False))
     else:
         correction = node.kwargs.get("correction", 1)
         ddof = 1 if correction is None else correction
@@ -91,11 +85,11 @@ def std(b: ProgramBuilder, node: Node) -> None:
 
 @REGISTRY.register([aten.argmax.default, aten.argmin.default])
 def arg_reduce(b: ProgramBuilder, node: Node) -> None:
-    axis = _arg(node, 1, "dim")
-    keepdim = bool(_arg(node, 2, "keepdim", False))
+    axis = arg(node, 1, "dim")
+    keepdim = bool(arg(node, 2, "keepdim", False))
     x = b.tensor_slot(node.args[0])
     indices = b.temp(torch.int32, tuple(b.val(node).shape))  # MLX returns uint32
-    kind = ir.ArgMaxNode if _overload(node).overloadpacket.__name__ == "argmax" else ir.ArgMinNode
+    kind = ir.ArgMaxNode if overload(node).overloadpacket.__name__ == "argmax" else ir.ArgMinNode
     b.emit(kind(x=x.tid, out=indices.tid, axis=None if axis is None else int(axis), keepdims=keepdim))
     b.emit(ir.AsTypeNode(x=indices.tid, out=b.out(node).tid, dtype=ir_dtype(b.val(node).dtype)))
 
@@ -114,5 +108,5 @@ def softmax(b: ProgramBuilder, node: Node) -> None:
         raise Unsupported("softmax of a non-float tensor")
     x = b.operand(node.args[0], dtype)
     axis = int(node.args[1])
-    kind = ir.LogSoftmaxNode if "log" in _overload(node).overloadpacket.__name__ else ir.SoftmaxNode
+    kind = ir.LogSoftmaxNode if "log" in overload(node).overloadpacket.__name__ else ir.SoftmaxNode
     b.emit(kind(x=x.tid, out=b.out(node).tid, axis=axis))

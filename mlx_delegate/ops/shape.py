@@ -11,16 +11,10 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder, ir_dtype
 from ..ir import schema as ir
-from .elementwise import _overload
+from .common import arg, overload
 
 aten = torch.ops.aten
 INT64_MAX = sys.maxsize
-
-
-def _arg(node: Node, index: int, name: str, default=None):
-    if len(node.args) > index:
-        return node.args[index]
-    return node.kwargs.get(name, default)
 
 
 def _x(b: ProgramBuilder, node: Node):
@@ -67,7 +61,7 @@ def unsqueeze(b: ProgramBuilder, node: Node) -> None:
 def squeeze(b: ProgramBuilder, node: Node) -> None:
     shape = b.val(node.args[0]).shape
     rank = len(shape)
-    dims = _arg(node, 1, "dim")
+    dims = arg(node, 1, "dim")
     if dims is None:
         candidates = range(rank)
     else:
@@ -103,10 +97,10 @@ def _sym_size(b: ProgramBuilder, tensor: Node, dim: int):
 
 @REGISTRY.register([aten.slice.Tensor, aten.slice_copy.Tensor])
 def slice_(b: ProgramBuilder, node: Node) -> None:
-    dim = int(_arg(node, 1, "dim", 0))
-    start = _arg(node, 2, "start", None)
-    end = _arg(node, 3, "end", None)
-    step = int(_arg(node, 4, "step", 1))
+    dim = int(arg(node, 1, "dim", 0))
+    start = arg(node, 2, "start", None)
+    end = arg(node, 3, "end", None)
+    step = int(arg(node, 4, "step", 1))
     if step <= 0:
         raise Unsupported("slice step must be positive")
     b.emit(ir.SliceNode(
@@ -124,7 +118,7 @@ def select(b: ProgramBuilder, node: Node) -> None:
 
 def _joined(b: ProgramBuilder, node: Node):
     dtype = b.val(node).dtype
-    return [b.operand(t, dtype).tid for t in node.args[0]], int(_arg(node, 1, "dim", 0))
+    return [b.operand(t, dtype).tid for t in node.args[0]], int(arg(node, 1, "dim", 0))
 
 
 @REGISTRY.register([aten.cat.default])
@@ -144,7 +138,7 @@ def stack(b: ProgramBuilder, node: Node) -> None:
                     aten.split_with_sizes_copy.default])
 def split(b: ProgramBuilder, node: Node) -> None:
     pieces = b.val(node)
-    dim = int(_arg(node, 2, "dim", 0))
+    dim = int(arg(node, 2, "dim", 0))
     sizes = [p.shape[dim] for p in pieces]
     if any(isinstance(s, torch.SymInt) for s in sizes):
         raise Unsupported("split along a dynamic dimension")
@@ -175,7 +169,7 @@ def flip(b: ProgramBuilder, node: Node) -> None:
 @REGISTRY.register([aten.constant_pad_nd.default])
 def constant_pad(b: ProgramBuilder, node: Node) -> None:
     torch_pad = [int(p) for p in node.args[1]]
-    value = float(_arg(node, 2, "value", 0.0))
+    value = float(arg(node, 2, "value", 0.0))
     shape = b.val(node.args[0]).shape
     rank = len(shape)
     pairs = [(0, 0)] * rank
@@ -208,8 +202,8 @@ def _crop(b: ProgramBuilder, x, shape, pairs):
 # Kept whole: ExecuTorch would otherwise decompose them into arange/compare/where.
 @REGISTRY.register([aten.tril.default, aten.triu.default], keep_whole=True)
 def triangle(b: ProgramBuilder, node: Node) -> None:
-    kind = ir.TrilNode if _overload(node).overloadpacket.__name__ == "tril" else ir.TriuNode
-    b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(_arg(node, 1, "diagonal", 0))))
+    kind = ir.TrilNode if overload(node).overloadpacket.__name__ == "tril" else ir.TriuNode
+    b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(arg(node, 1, "diagonal", 0))))
 
 
 def _clone_dim_order():
