@@ -90,48 +90,77 @@ class ProgramBuilder:
         self._slots: dict[Node, Any] = {}
         self._inputs: list[Any] = []
         self._buffers: dict[str, TensorSlot] = {}  # mutated buffer name -> its slot
-        self._current: Optional[Node] = None
 
     # ---- walking ---------------------------------------------------------
 
     def build(self) -> BuiltProgram:
         graph = self.program.graph_module.graph
+        anchors, inside = self._match_patterns(graph)
         for node in graph.nodes:
-            self._current = node
             if node.op == "placeholder":
                 self._placeholder(node)
+            elif node.op == "call_function" and node in inside:
+                self.support[node.name] = None  # lowered by the pattern anchored further on
+            elif node.op == "call_function" and node in anchors:
+                match = anchors[node]
+                self._call(node, lambda: match.lower(self), f"pattern {match.name}")
             elif node.op == "call_function":
-                self._call(node)
+                handler = REGISTRY.lookup(node.target)
+                self._call(node, handler and (lambda: handler(self, node)))
             elif node.op == "output":
                 if not self.dry_run:
                     self._outputs(node)
-        self._current = None
         if self.dry_run:
             return BuiltProgram(None, {}, self.support)
         return BuiltProgram(self._finish(), dict(self.constants), self.support)
 
-    def _call(self, node: Node) -> None:
-        handler = REGISTRY.lookup(node.target)
-        reason = None
-        if handler is None:
-            reason = f"no handler for {_target_name(node.target)}"
-        else:
-            mark = len(self.instructions), len(self.tensor_slots), len(self.value_slots)
-            try:
-                handler(self, node)
-            except Unsupported as why:
-                reason = str(why)
-                del self.instructions[mark[0]:]
-                del self.tensor_slots[mark[1]:]
-                del self.value_slots[mark[2]:]
+    def _match_patterns(self, graph) -> tuple[dict, set]:
+        """Pattern matches by anchor (their last node), and the nodes inside them.
+        Later anchors are matched first, so a larger match wins over its parts; a
+        node inside a match must have no user outside it."""
+        anchors, inside = {}, set()
+        for node in reversed(graph.nodes):
+            if node.op != "call_function" or node in inside:
+                continue
+            for pattern in REGISTRY.patterns():
+                match = pattern(node)
+                if match is None:
+                    continue
+                members = set(match.nodes)
+                internal = members - {node}
+                if internal & inside or any(u not in members for n in internal for u in n.users):
+                    continue
+                anchors[node] = match
+                inside |= internal
+                debug("pattern %s at %s covers %s", match.name, node.name,
+                      ", ".join(n.name for n in match.nodes))
+                break
+        return anchors, inside
+
+    def _call(self, node: Node, lower, what: Optional[str] = None) -> None:
+        """Lowers `node` with `lower()` (None: no handler), recording support;
+        a failed lowering leaves nothing behind."""
+        what = what or _target_name(node.target)
+        reason = f"no handler for {what}" if lower is None else self._attempt(lower)
         self.support[node.name] = reason
-        debug("node %s (%s): %s", node.name, _target_name(node.target), reason or "supported")
+        debug("node %s (%s): %s", node.name, what, reason or "supported")
         if reason is None:
             return
         if not self.dry_run:
-            raise Unsupported(f"{node.name} ({_target_name(node.target)}): {reason}")
+            raise Unsupported(f"{node.name} ({what}): {reason}")
         # Later nodes still need a slot to read, to decide their own support.
         self._slots[node] = self._placeholder_slot(node.meta.get("val"))
+
+    def _attempt(self, lower) -> Optional[str]:
+        mark = len(self.instructions), len(self.tensor_slots), len(self.value_slots)
+        try:
+            lower()
+            return None
+        except Unsupported as why:
+            del self.instructions[mark[0]:]
+            del self.tensor_slots[mark[1]:]
+            del self.value_slots[mark[2]:]
+            return str(why)
 
     def _placeholder_slot(self, value: Any) -> Any:
         if isinstance(value, torch.Tensor):
@@ -217,6 +246,14 @@ class ProgramBuilder:
 
     def tid(self, arg: Any):
         return self.tensor_slot(arg).tid
+
+    def constant(self, node: Node) -> Optional[torch.Tensor]:
+        """The value of a constant input (a parameter, buffer or lifted tensor),
+        None if `node` is none, or in a dry run (whose program holds fake tensors)."""
+        spec = _input_spec(self.program, node.name) if node.op == "placeholder" else None
+        if self.dry_run or spec is None or spec.kind == InputKind.USER_INPUT:
+            return None
+        return _constant_value(self.program, spec)
 
     def val(self, node: Node) -> Any:
         return node.meta["val"]

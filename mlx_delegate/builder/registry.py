@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
 # handler(builder: ProgramBuilder, node: torch.fx.Node) emits IR nodes or raises Unsupported.
 Handler = Callable[..., None]
 
 
+@dataclass(frozen=True)
+class PatternMatch:
+    """Nodes a multi-node pattern lowers together (its anchor, the last, among
+    them) and how: `lower(builder)` emits IR for all of them and binds the anchor."""
+
+    name: str
+    nodes: tuple
+    lower: Callable[..., None]
+
+
 class HandlerRegistry:
     def __init__(self) -> None:
         self._handlers: dict[object, Handler] = {}
         self._keep_whole: list[object] = []
+        self._patterns: list[Callable[..., Optional[PatternMatch]]] = []
+
+    def register_pattern(self, matcher: Callable[..., Optional[PatternMatch]]):
+        """Registers `matcher(node) -> PatternMatch | None`, tried at every node."""
+        self._patterns.append(matcher)
+        return matcher
+
+    def patterns(self) -> list:
+        _load_handlers()
+        return list(self._patterns)
 
     def register(self, target: Iterable[object] | object, *, keep_whole: bool = False):
         """Registers the decorated function for one or more targets. `keep_whole`
