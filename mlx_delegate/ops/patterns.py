@@ -11,14 +11,15 @@ from typing import Optional
 from torch.fx import Node
 
 from ..builder import REGISTRY, Unsupported
-from ..builder.registry import PatternMatch
+from ..builder.registry import PatternMatch, target_key
 from ..ir import schema as ir
-from .common import overload
 
 
 def _is(node, *names: str) -> bool:
     """`node` calls one of the ATen ops `names` (a default overload has no suffix: aten::rsqrt)."""
-    return isinstance(node, Node) and node.op == "call_function" and overload(node).name() in names
+    return (
+        isinstance(node, Node) and node.op == "call_function" and target_key(node.target) in names
+    )
 
 
 def _other(mul: Node, one) -> Optional[object]:

@@ -622,7 +622,7 @@ def _every_op_graph():
         cls = getattr(ir, info.table)
         kwargs = {f.name: _sample(f.type, k) for k, f in enumerate(info.fields)}
         nodes.append(cls(**kwargs))
-    assert len(nodes) == len(inspector.OPS_BY_TABLE) == 86
+    assert len(nodes) == len(inspector.OPS) > 0
     return graph(nodes, inputs=[np.zeros(2, np.float32)], n_outputs=1, n_temps=2, n_values=2)
 
 
