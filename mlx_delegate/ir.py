@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import torch
+
 GENERATED_PYTHON = Path(__file__).resolve().parent.parent / "generated" / "python"
 
 
@@ -28,3 +30,22 @@ def _load(module_name: str, file_name: str) -> ModuleType:
 
 schema = _load("mlx_delegate.ir.schema", "schema.py")
 inspector = _load("mlx_delegate.ir.inspector", "schema_inspector.py")
+
+
+# torch dtype of each IR DType code: the one map between the two, used by the
+# compiler and the .bin tensor files.
+TORCH_DTYPES: dict[int, torch.dtype] = {
+    schema.DType.Float32: torch.float32,
+    schema.DType.Float16: torch.float16,
+    schema.DType.BFloat16: torch.bfloat16,
+    schema.DType.Int32: torch.int32,
+    schema.DType.Int64: torch.int64,
+    schema.DType.Int8: torch.int8,
+    schema.DType.UInt8: torch.uint8,
+    schema.DType.Bool: torch.bool,
+    schema.DType.Int16: torch.int16,
+    schema.DType.UInt16: torch.uint16,
+    schema.DType.UInt32: torch.uint32,
+    schema.DType.UInt64: torch.uint64,
+    schema.DType.Float64: torch.float64,
+}

@@ -30,6 +30,8 @@ from typing import Iterable, Union
 
 import torch
 
+from .ir import TORCH_DTYPES
+
 __all__ = ["MAGIC", "VERSION", "DTYPES", "write_tensors", "read_tensors", "TensorFileError"]
 
 MAGIC = b"MLXT"
@@ -38,21 +40,7 @@ KIND_TENSOR = 0
 KIND_SCALAR = 1
 
 # IR DType code -> torch dtype (schema/schema.fbs `enum DType`).
-DTYPES: dict[int, torch.dtype] = {
-    0: torch.float32,
-    1: torch.float16,
-    2: torch.bfloat16,
-    3: torch.int32,
-    4: torch.int64,
-    5: torch.int8,
-    6: torch.uint8,
-    7: torch.bool,
-    8: torch.int16,
-    9: torch.uint16,
-    10: torch.uint32,
-    11: torch.uint64,
-    12: torch.float64,
-}
+DTYPES: dict[int, torch.dtype] = {int(code): dtype for code, dtype in TORCH_DTYPES.items()}
 CODES: dict[torch.dtype, int] = {v: k for k, v in DTYPES.items()}
 
 _FILE_HEADER = struct.Struct("<4sIII")

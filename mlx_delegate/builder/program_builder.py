@@ -18,7 +18,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.fx import Node
 
 from .._logging import debug
-from ..ir import inspector, schema
+from ..ir import TORCH_DTYPES, inspector, schema
 from .registry import REGISTRY
 
 ir = schema
@@ -50,17 +50,12 @@ class ValueSlot:
     vid: Any = field(default_factory=lambda: ir.Vid(idx=0))
 
 
+# What the compiler lowers: every IR dtype but the wide unsigned ones, which
+# few PyTorch ops accept.
 TORCH_TO_DTYPE = {
-    torch.float32: ir.DType.Float32,
-    torch.float16: ir.DType.Float16,
-    torch.bfloat16: ir.DType.BFloat16,
-    torch.int32: ir.DType.Int32,
-    torch.int64: ir.DType.Int64,
-    torch.int8: ir.DType.Int8,
-    torch.uint8: ir.DType.UInt8,
-    torch.bool: ir.DType.Bool,
-    torch.int16: ir.DType.Int16,
-    torch.float64: ir.DType.Float64,
+    dtype: ir.DType(code)
+    for code, dtype in TORCH_DTYPES.items()
+    if dtype not in (torch.uint16, torch.uint32, torch.uint64)
 }
 
 
