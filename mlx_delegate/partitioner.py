@@ -18,7 +18,8 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from ._logging import debug, debug_enabled
 from .builder import REGISTRY, ProgramBuilder
-from .builder.program_builder import TORCH_TO_DTYPE
+from .builder.registry import target_key
+from .passes import rewrite_non_core_ops
 from .preprocess import BACKEND_ID
 
 
@@ -30,10 +31,29 @@ class MLXPartitioner(Partitioner):
         super().__init__()
         self.delegation_spec = DelegationSpec(BACKEND_ID, specs)
 
+    def transform_for_pre_decomposition(self, exported_program: ExportedProgram) -> ExportedProgram:
+        return rewrite_non_core_ops(exported_program)
+
     def ops_to_not_decompose(self, ep: ExportedProgram) -> tuple[list, Optional[Callable[[Node], bool]]]:
+        """The ops we lower whole, less those with a node in `ep` that we cannot
+        lower (those decompose, everywhere in `ep`).
+
+        The decision is per program, never per node: a per-node filter makes
+        ExecuTorch swap each kept node for an `EDGE_DO_NOT_DECOMP` copy and
+        re-trace, and that copy's meta function lays its output out differently
+        from the op's own (SDPA: contiguous, where CPU flash attention's layout
+        made `attn.transpose(1, 2)` contiguous). A `view` that export recorded
+        after such a node then fails ("Cannot view a tensor with shape ...").
+        Kept whole without a filter, each op keeps its own meta through every
+        re-trace, so the strides export saw stay true."""
         keep = REGISTRY.keep_whole()
-        debug("ops kept whole: %s", ", ".join(str(op) for op in keep))
-        return keep, _has_supported_dtypes
+        refused = _unlowerable_targets(ep, {target_key(op) for op in keep})
+        kept = [op for op in keep if target_key(op) not in refused]
+        debug("ops kept whole: %s", ", ".join(str(op) for op in kept))
+        if refused:
+            debug("decomposed instead (a node of theirs cannot be lowered): %s",
+                  ", ".join(sorted(map(str, refused))))
+        return kept, None
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         supported = supported_nodes(exported_program)
@@ -84,7 +104,11 @@ class _Support(OperatorSupportBase):
         return node.op == "call_function" and node.name in self.supported
 
 
-def _has_supported_dtypes(node: Node) -> bool:
-    """Kept whole only where we can run it: otherwise ExecuTorch decomposes it."""
-    values = [node.meta.get("val")] + [a.meta.get("val") for a in node.all_input_nodes]
-    return all(not isinstance(v, torch.Tensor) or v.dtype in TORCH_TO_DTYPE for v in values)
+def _unlowerable_targets(program: ExportedProgram, candidates: set) -> set:
+    """Keys of the `candidates` targets that have a node in `program` which a
+    dry run of the builder does not lower (a dtype MLX lacks, an argument the
+    handler refuses)."""
+    support = ProgramBuilder(program, dry_run=True).build().support
+    return {target_key(n.target) for n in program.graph_module.graph.nodes
+            if n.op == "call_function" and target_key(n.target) in candidates
+            and support.get(n.name) is not None}

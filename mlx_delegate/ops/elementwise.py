@@ -195,18 +195,12 @@ def silu(b: ProgramBuilder, node: Node) -> None:
     unary(b, node)
 
 
+# round.decimals is rewritten before decomposition (passes/pre_decomposition.py).
 @REGISTRY.register([aten.round.default])
 def round_(b: ProgramBuilder, node: Node) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
-    decimals = node.kwargs.get("decimals", node.args[1] if len(node.args) > 1 else 0)
-    b.emit(ir.RoundNode(x=x.tid, out=b.out(node).tid, decimals=int(decimals)))
-
-
-# round.decimals is not core ATen: kept whole, or the edge verifier rejects it.
-@REGISTRY.register([aten.round.decimals], keep_whole=True)
-def round_decimals(b: ProgramBuilder, node: Node) -> None:
-    round_(b, node)
+    b.emit(ir.RoundNode(x=x.tid, out=b.out(node).tid))
 
 
 @REGISTRY.register([aten.gelu.default], keep_whole=True)

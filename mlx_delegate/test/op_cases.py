@@ -227,6 +227,8 @@ def _unary_configs(name: str, spec: Unary) -> list[Config]:
         configs.append(C("int8", spec.fn, T((3, 4), i8, -9, 9)))
     if name == "round":
         configs.append(C("decimals", lambda x: torch.round(x, decimals=2), T((3, 4), f32, -5, 5)))
+        configs.append(C("negative_decimals", lambda x: torch.round(x, decimals=-1),
+                         T((3, 4), f32, -50, 50)))
         configs.append(C("half_to_even", spec.fn, T(values=(-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5))))
     return configs
 

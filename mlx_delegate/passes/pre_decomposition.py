@@ -1,0 +1,67 @@
+"""Rewrites applied to an ATen program before ExecuTorch decomposes it
+(`Partitioner.transform_for_pre_decomposition`).
+
+ExecuTorch keeps an op whole (`ops_to_not_decompose`) only if its default
+decomposition table lists it, so an op that is neither core ATen nor in that
+table cannot be kept, and the edge verifier rejects it. Each such op we meet
+in models is rewritten here into core ops with the same result."""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+from torch.export import ExportedProgram
+from torch.fx import Graph, Node
+
+aten = torch.ops.aten
+
+
+def _round_decimals(graph: Graph, node: Node) -> Node:
+    """round(x, decimals=d): x * 10^d rounded, / 10^d (x / 10^-d, * 10^-d for
+    d < 0), which is how PyTorch's kernel and MLX's round compute it."""
+    x = node.args[0]
+    decimals = int(node.kwargs.get("decimals", node.args[1] if len(node.args) > 1 else 0))
+    scale = 10.0 ** abs(decimals)
+    into, back = (aten.mul.Tensor, aten.div.Tensor) if decimals >= 0 else (aten.div.Tensor, aten.mul.Tensor)
+    scaled = _call(graph, into, x, scale)
+    rounded = _call(graph, aten.round.default, scaled)
+    return _call(graph, back, rounded, scale)
+
+
+def _call(graph: Graph, target, *args) -> Node:
+    """A new node calling `target`, with the fake value the verifier wants."""
+    node = graph.call_function(target, args)
+    node.meta["val"] = target(*(a.meta["val"] if isinstance(a, Node) else a for a in args))
+    return node
+
+
+REWRITES = {aten.round.decimals: _round_decimals}
+
+
+def rewrite_non_core_ops(program: ExportedProgram) -> ExportedProgram:
+    """`program` with every op of REWRITES rewritten (itself if it has none)."""
+    if not any(_rewritable(n) for n in program.graph_module.graph.nodes):
+        return program
+    graph_module = copy.deepcopy(program.graph_module)  # the caller's program stays as it was
+    graph = graph_module.graph
+    renamed = {}
+    for node in list(graph.nodes):
+        if not _rewritable(node):
+            continue
+        with graph.inserting_before(node):
+            replacement = REWRITES[node.target](graph, node)
+        replacement.meta.update({k: v for k, v in node.meta.items() if k != "val"})
+        node.replace_all_uses_with(replacement)
+        renamed[node.name] = replacement.name
+        graph.erase_node(node)
+    graph_module.recompile()
+    signature = copy.deepcopy(program.graph_signature)
+    for spec in signature.output_specs:  # outputs are named by their node
+        if getattr(spec.arg, "name", None) in renamed:
+            spec.arg.name = renamed[spec.arg.name]
+    return program._update(graph_module, signature)
+
+
+def _rewritable(node: Node) -> bool:
+    return node.op == "call_function" and node.target in REWRITES

@@ -1,0 +1,122 @@
+"""Ops kept whole (`ops_to_not_decompose`) survive ExecuTorch's re-traces.
+
+Each kept-whole target gets a model whose output of the op is transposed or
+permuted and then reshaped or viewed, the shape of every attention block in
+`transformers`: export records `reshape`/`contiguous` as a bare `view` when the
+eager kernel's output layout allows it, and the lowered program must still
+build, keep the op as one node, and compute what eager computes."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from executorch.exir import to_edge_transform_and_lower
+from executorch.runtime import Runtime
+
+import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
+from mlx_delegate.builder import REGISTRY
+from mlx_delegate.builder.registry import target_key
+from mlx_delegate.inspect import delegates, describe
+from mlx_delegate.partitioner import MLXPartitioner
+from mlx_delegate.test.framework import Lambda, check_delegation, Config
+
+aten = torch.ops.aten
+
+
+def _attention(q, k, v):
+    b, _, s, _ = q.shape
+    a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+    return a.transpose(1, 2).contiguous().reshape(b, s, -1)
+
+
+def _conv2d(x, w):
+    y = F.conv2d(x, w, padding=1)  # (N, C, H, W) -> channels last, flattened per pixel
+    return y.permute(0, 2, 3, 1).contiguous().view(y.shape[0], -1, y.shape[1])
+
+
+# target key -> (function, input shapes, the IR op the delegate must contain)
+CASES = {
+    "aten::scaled_dot_product_attention": (
+        _attention, [(1, 8, 24, 16), (1, 2, 24, 16), (1, 2, 24, 16)], "ScaledDotProductAttention"),
+    "aten::linear": (
+        lambda x, w: F.linear(x, w).transpose(1, 2).reshape(2, -1), [(2, 5, 16), (32, 16)], "Linear"),
+    "aten::matmul": (
+        lambda a, b: torch.matmul(a, b).permute(2, 0, 1).contiguous().view(-1), [(2, 4, 8), (8, 6)],
+        "Matmul"),
+    "aten::mm": (lambda a, b: torch.mm(a, b).t().contiguous().view(-1), [(4, 8), (8, 6)], "Matmul"),
+    "aten::bmm": (
+        lambda a, b: torch.bmm(a, b).transpose(0, 2).reshape(6, -1), [(3, 4, 8), (3, 8, 6)], "Matmul"),
+    "aten::layer_norm": (
+        lambda x: F.layer_norm(x, (16,)).transpose(0, 1).reshape(-1, 16), [(2, 5, 16)], "LayerNorm"),
+    "aten::rms_norm": (
+        lambda x: F.rms_norm(x, (16,), eps=1e-6).permute(1, 0, 2).contiguous().view(5, -1),
+        [(2, 5, 16)], "RmsNorm"),
+    "aten::conv1d": (
+        lambda x, w: F.conv1d(x, w).transpose(1, 2).reshape(2, -1), [(2, 4, 10), (6, 4, 3)], "Conv"),
+    "aten::conv2d": (_conv2d, [(1, 3, 6, 6), (8, 3, 3, 3)], "Conv"),
+    "aten::stack": (
+        lambda a, b: torch.stack([a, b], dim=1).transpose(0, 2).reshape(-1), [(2, 3, 4), (2, 3, 4)],
+        "Stack"),
+    "aten::tril": (lambda x: torch.tril(x).t().contiguous().view(-1), [(5, 5)], "Tril"),
+    "aten::triu": (lambda x: torch.triu(x, 1).t().contiguous().view(-1), [(5, 5)], "Triu"),
+    "aten::all": (lambda x: torch.all(x > 0).reshape(1), [(3, 4)], "All"),
+    "aten::all.dim": (lambda x: torch.all(x > -2, dim=1).t().reshape(-1), [(3, 4, 5)], "All"),
+    "aten::all.dims": (lambda x: torch.all(x > -2, dim=(0, 2)).reshape(-1), [(3, 4, 5)], "All"),
+    "aten::std.correction": (
+        lambda x: torch.std(x, dim=1, correction=0).t().reshape(-1), [(3, 4, 5)], "Std"),
+    "aten::std.dim": (
+        lambda x: torch.std(x, dim=[1], unbiased=True).t().reshape(-1), [(3, 4, 5)], "Std"),
+    "aten::silu": (lambda x: F.silu(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Silu"),
+    "aten::gelu": (
+        lambda x: F.gelu(x, approximate="tanh").transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Gelu"),
+    "aten::leaky_relu": (
+        lambda x: F.leaky_relu(x, 0.2).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "LeakyRelu"),
+    "aten::hardtanh": (
+        lambda x: F.hardtanh(x, -0.5, 0.5).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+}
+
+
+def test_every_kept_whole_target_has_a_case():
+    kept = {target_key(op) for op in REGISTRY.keep_whole()}
+    assert kept - set(CASES) == set(), "add a case for each target kept whole"
+
+
+def _lowered_ops(pte: bytes) -> list[str]:
+    ops = []
+    for _, payload, specs, _ in delegates(pte):
+        lines = [line.split() for line in describe(payload, specs)]
+        ops += [words[1].split("(")[0] for words in lines if words and words[0].isdigit()]
+    return ops
+
+
+@pytest.mark.parametrize("target", sorted(CASES))
+def test_kept_whole_output_transposed_then_viewed(target):
+    fn, shapes, ir_op = CASES[target]
+    model = Lambda(fn).eval()
+    gen = torch.Generator().manual_seed(0)
+    inputs = tuple(torch.randn(shape, generator=gen) for shape in shapes)
+    edge = to_edge_transform_and_lower(
+        torch.export.export(model, inputs, strict=False), partitioner=[MLXPartitioner()]
+    )
+    assert check_delegation(edge.exported_program().graph_module, Config(target)) is None
+    pte = edge.to_executorch().buffer
+    assert ir_op in _lowered_ops(pte), f"{target} was not kept whole"
+    program = Runtime.get().load_program(pte)
+    (got,) = program.load_method("forward").execute(list(inputs))
+    torch.testing.assert_close(got, fn(*inputs), rtol=1e-4, atol=1e-4)
+
+
+def test_a_kept_target_that_cannot_be_lowered_is_decomposed():
+    """rms_norm over two axes is refused by its handler: it decomposes into ops
+    we lower, rather than staying whole outside the delegate."""
+    fn = lambda x: F.rms_norm(x, (4, 8), eps=1e-6).transpose(0, 1).reshape(4, -1)  # noqa: E731
+    x = torch.randn(3, 4, 8)
+    edge = to_edge_transform_and_lower(
+        torch.export.export(Lambda(fn), (x,)), partitioner=[MLXPartitioner()]
+    )
+    assert check_delegation(edge.exported_program().graph_module, Config("rms_norm_2d")) is None
+    pte = edge.to_executorch().buffer
+    assert "RmsNorm" not in _lowered_ops(pte)
+    (got,) = Runtime.get().load_program(pte).load_method("forward").execute([x])
+    torch.testing.assert_close(got, fn(x), rtol=1e-4, atol=1e-4)
