@@ -182,6 +182,68 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_int_binary(std::get<IntBinaryNode>(instruction.node), state, stream);
     case OpCode::INDEX_PUT:
       return exec_index_put(std::get<IndexPutNode>(instruction.node), state, stream);
+    case OpCode::TAN:
+      return exec_tan(std::get<TanNode>(instruction.node), state, stream);
+    case OpCode::SINH:
+      return exec_sinh(std::get<SinhNode>(instruction.node), state, stream);
+    case OpCode::COSH:
+      return exec_cosh(std::get<CoshNode>(instruction.node), state, stream);
+    case OpCode::ARC_SIN:
+      return exec_arc_sin(std::get<ArcSinNode>(instruction.node), state, stream);
+    case OpCode::ARC_COS:
+      return exec_arc_cos(std::get<ArcCosNode>(instruction.node), state, stream);
+    case OpCode::ARC_TAN:
+      return exec_arc_tan(std::get<ArcTanNode>(instruction.node), state, stream);
+    case OpCode::ARC_SINH:
+      return exec_arc_sinh(std::get<ArcSinhNode>(instruction.node), state, stream);
+    case OpCode::ARC_COSH:
+      return exec_arc_cosh(std::get<ArcCoshNode>(instruction.node), state, stream);
+    case OpCode::ARC_TANH:
+      return exec_arc_tanh(std::get<ArcTanhNode>(instruction.node), state, stream);
+    case OpCode::LOG2:
+      return exec_log2(std::get<Log2Node>(instruction.node), state, stream);
+    case OpCode::LOG10:
+      return exec_log10(std::get<Log10Node>(instruction.node), state, stream);
+    case OpCode::LOG1P:
+      return exec_log1p(std::get<Log1pNode>(instruction.node), state, stream);
+    case OpCode::EXPM1:
+      return exec_expm1(std::get<Expm1Node>(instruction.node), state, stream);
+    case OpCode::SIGN:
+      return exec_sign(std::get<SignNode>(instruction.node), state, stream);
+    case OpCode::TRUNC:
+      return exec_trunc(std::get<TruncNode>(instruction.node), state, stream);
+    case OpCode::SQUARE:
+      return exec_square(std::get<SquareNode>(instruction.node), state, stream);
+    case OpCode::IS_NAN:
+      return exec_is_nan(std::get<IsNanNode>(instruction.node), state, stream);
+    case OpCode::IS_INF:
+      return exec_is_inf(std::get<IsInfNode>(instruction.node), state, stream);
+    case OpCode::BITWISE_NOT:
+      return exec_bitwise_not(std::get<BitwiseNotNode>(instruction.node), state, stream);
+    case OpCode::BITWISE_AND:
+      return exec_bitwise_and(std::get<BitwiseAndNode>(instruction.node), state, stream);
+    case OpCode::BITWISE_OR:
+      return exec_bitwise_or(std::get<BitwiseOrNode>(instruction.node), state, stream);
+    case OpCode::BITWISE_XOR:
+      return exec_bitwise_xor(std::get<BitwiseXorNode>(instruction.node), state, stream);
+    case OpCode::ARC_TAN2:
+      return exec_arc_tan2(std::get<ArcTan2Node>(instruction.node), state, stream);
+    case OpCode::LOG_ADD_EXP:
+      return exec_log_add_exp(std::get<LogAddExpNode>(instruction.node), state, stream);
+    case OpCode::REMAINDER:
+      return exec_remainder(std::get<RemainderNode>(instruction.node), state, stream);
+    case OpCode::LOG_SUM_EXP:
+      return exec_log_sum_exp(std::get<LogSumExpNode>(instruction.node), state, stream);
+    case OpCode::CUM_PROD:
+      return exec_cum_prod(std::get<CumProdNode>(instruction.node), state, stream);
+    case OpCode::SORT:
+      return exec_sort(std::get<SortNode>(instruction.node), state, stream);
+    case OpCode::ROLL:
+      return exec_roll(std::get<RollNode>(instruction.node), state, stream);
+    case OpCode::POOL:
+      return exec_pool(std::get<PoolNode>(instruction.node), state, stream);
+    case OpCode::UPSAMPLE:
+      return exec_upsample(std::get<UpsampleNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

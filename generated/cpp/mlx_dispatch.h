@@ -103,6 +103,37 @@ void exec_sym_size(const SymSizeNode& node, ExecutionState& state, StreamOrDevic
 void exec_item(const ItemNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_int_binary(const IntBinaryNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_index_put(const IndexPutNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_tan(const TanNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_sinh(const SinhNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_cosh(const CoshNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_sin(const ArcSinNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_cos(const ArcCosNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_tan(const ArcTanNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_sinh(const ArcSinhNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_cosh(const ArcCoshNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_tanh(const ArcTanhNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_log2(const Log2Node& node, ExecutionState& state, StreamOrDevice stream);
+void exec_log10(const Log10Node& node, ExecutionState& state, StreamOrDevice stream);
+void exec_log1p(const Log1pNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_expm1(const Expm1Node& node, ExecutionState& state, StreamOrDevice stream);
+void exec_sign(const SignNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_trunc(const TruncNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_square(const SquareNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_is_nan(const IsNanNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_is_inf(const IsInfNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_bitwise_not(const BitwiseNotNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_bitwise_and(const BitwiseAndNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_bitwise_or(const BitwiseOrNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_bitwise_xor(const BitwiseXorNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_arc_tan2(const ArcTan2Node& node, ExecutionState& state, StreamOrDevice stream);
+void exec_log_add_exp(const LogAddExpNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_remainder(const RemainderNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_log_sum_exp(const LogSumExpNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_cum_prod(const CumProdNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_sort(const SortNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_roll(const RollNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_pool(const PoolNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_upsample(const UpsampleNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

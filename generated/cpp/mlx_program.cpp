@@ -185,6 +185,68 @@ const char* op_name(OpCode op) {
       return "IntBinary";
     case OpCode::INDEX_PUT:
       return "IndexPut";
+    case OpCode::TAN:
+      return "Tan";
+    case OpCode::SINH:
+      return "Sinh";
+    case OpCode::COSH:
+      return "Cosh";
+    case OpCode::ARC_SIN:
+      return "ArcSin";
+    case OpCode::ARC_COS:
+      return "ArcCos";
+    case OpCode::ARC_TAN:
+      return "ArcTan";
+    case OpCode::ARC_SINH:
+      return "ArcSinh";
+    case OpCode::ARC_COSH:
+      return "ArcCosh";
+    case OpCode::ARC_TANH:
+      return "ArcTanh";
+    case OpCode::LOG2:
+      return "Log2";
+    case OpCode::LOG10:
+      return "Log10";
+    case OpCode::LOG1P:
+      return "Log1p";
+    case OpCode::EXPM1:
+      return "Expm1";
+    case OpCode::SIGN:
+      return "Sign";
+    case OpCode::TRUNC:
+      return "Trunc";
+    case OpCode::SQUARE:
+      return "Square";
+    case OpCode::IS_NAN:
+      return "IsNan";
+    case OpCode::IS_INF:
+      return "IsInf";
+    case OpCode::BITWISE_NOT:
+      return "BitwiseNot";
+    case OpCode::BITWISE_AND:
+      return "BitwiseAnd";
+    case OpCode::BITWISE_OR:
+      return "BitwiseOr";
+    case OpCode::BITWISE_XOR:
+      return "BitwiseXor";
+    case OpCode::ARC_TAN2:
+      return "ArcTan2";
+    case OpCode::LOG_ADD_EXP:
+      return "LogAddExp";
+    case OpCode::REMAINDER:
+      return "Remainder";
+    case OpCode::LOG_SUM_EXP:
+      return "LogSumExp";
+    case OpCode::CUM_PROD:
+      return "CumProd";
+    case OpCode::SORT:
+      return "Sort";
+    case OpCode::ROLL:
+      return "Roll";
+    case OpCode::POOL:
+      return "Pool";
+    case OpCode::UPSAMPLE:
+      return "Upsample";
   }
   return "unknown";
 }
@@ -1205,6 +1267,11 @@ ConvNode load_ConvNode(const ::mlxd::ir::ConvNode* fb) {
     for (auto e : *values) out.dilation.push_back(e);
   }
   out.groups = fb->groups();
+  out.transposed = fb->transposed();
+  if (const auto* values = fb->output_padding()) {
+    out.output_padding.reserve(values->size());
+    for (auto e : *values) out.output_padding.push_back(e);
+  }
   return out;
 }
 
@@ -1692,6 +1759,479 @@ IndexPutNode load_IndexPutNode(const ::mlxd::ir::IndexPutNode* fb) {
   return out;
 }
 
+TanNode load_TanNode(const ::mlxd::ir::TanNode* fb) {
+  TanNode out;
+  {
+    const auto* value = present(fb->x(), "TanNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TanNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SinhNode load_SinhNode(const ::mlxd::ir::SinhNode* fb) {
+  SinhNode out;
+  {
+    const auto* value = present(fb->x(), "SinhNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SinhNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+CoshNode load_CoshNode(const ::mlxd::ir::CoshNode* fb) {
+  CoshNode out;
+  {
+    const auto* value = present(fb->x(), "CoshNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "CoshNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcSinNode load_ArcSinNode(const ::mlxd::ir::ArcSinNode* fb) {
+  ArcSinNode out;
+  {
+    const auto* value = present(fb->x(), "ArcSinNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcSinNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcCosNode load_ArcCosNode(const ::mlxd::ir::ArcCosNode* fb) {
+  ArcCosNode out;
+  {
+    const auto* value = present(fb->x(), "ArcCosNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcCosNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcTanNode load_ArcTanNode(const ::mlxd::ir::ArcTanNode* fb) {
+  ArcTanNode out;
+  {
+    const auto* value = present(fb->x(), "ArcTanNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcTanNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcSinhNode load_ArcSinhNode(const ::mlxd::ir::ArcSinhNode* fb) {
+  ArcSinhNode out;
+  {
+    const auto* value = present(fb->x(), "ArcSinhNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcSinhNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcCoshNode load_ArcCoshNode(const ::mlxd::ir::ArcCoshNode* fb) {
+  ArcCoshNode out;
+  {
+    const auto* value = present(fb->x(), "ArcCoshNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcCoshNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcTanhNode load_ArcTanhNode(const ::mlxd::ir::ArcTanhNode* fb) {
+  ArcTanhNode out;
+  {
+    const auto* value = present(fb->x(), "ArcTanhNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcTanhNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+Log2Node load_Log2Node(const ::mlxd::ir::Log2Node* fb) {
+  Log2Node out;
+  {
+    const auto* value = present(fb->x(), "Log2Node.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "Log2Node.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+Log10Node load_Log10Node(const ::mlxd::ir::Log10Node* fb) {
+  Log10Node out;
+  {
+    const auto* value = present(fb->x(), "Log10Node.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "Log10Node.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+Log1pNode load_Log1pNode(const ::mlxd::ir::Log1pNode* fb) {
+  Log1pNode out;
+  {
+    const auto* value = present(fb->x(), "Log1pNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "Log1pNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+Expm1Node load_Expm1Node(const ::mlxd::ir::Expm1Node* fb) {
+  Expm1Node out;
+  {
+    const auto* value = present(fb->x(), "Expm1Node.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "Expm1Node.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SignNode load_SignNode(const ::mlxd::ir::SignNode* fb) {
+  SignNode out;
+  {
+    const auto* value = present(fb->x(), "SignNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SignNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+TruncNode load_TruncNode(const ::mlxd::ir::TruncNode* fb) {
+  TruncNode out;
+  {
+    const auto* value = present(fb->x(), "TruncNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "TruncNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+SquareNode load_SquareNode(const ::mlxd::ir::SquareNode* fb) {
+  SquareNode out;
+  {
+    const auto* value = present(fb->x(), "SquareNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SquareNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+IsNanNode load_IsNanNode(const ::mlxd::ir::IsNanNode* fb) {
+  IsNanNode out;
+  {
+    const auto* value = present(fb->x(), "IsNanNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "IsNanNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+IsInfNode load_IsInfNode(const ::mlxd::ir::IsInfNode* fb) {
+  IsInfNode out;
+  {
+    const auto* value = present(fb->x(), "IsInfNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "IsInfNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+BitwiseNotNode load_BitwiseNotNode(const ::mlxd::ir::BitwiseNotNode* fb) {
+  BitwiseNotNode out;
+  {
+    const auto* value = present(fb->x(), "BitwiseNotNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "BitwiseNotNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+BitwiseAndNode load_BitwiseAndNode(const ::mlxd::ir::BitwiseAndNode* fb) {
+  BitwiseAndNode out;
+  {
+    const auto* value = present(fb->a(), "BitwiseAndNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "BitwiseAndNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "BitwiseAndNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+BitwiseOrNode load_BitwiseOrNode(const ::mlxd::ir::BitwiseOrNode* fb) {
+  BitwiseOrNode out;
+  {
+    const auto* value = present(fb->a(), "BitwiseOrNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "BitwiseOrNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "BitwiseOrNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+BitwiseXorNode load_BitwiseXorNode(const ::mlxd::ir::BitwiseXorNode* fb) {
+  BitwiseXorNode out;
+  {
+    const auto* value = present(fb->a(), "BitwiseXorNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "BitwiseXorNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "BitwiseXorNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+ArcTan2Node load_ArcTan2Node(const ::mlxd::ir::ArcTan2Node* fb) {
+  ArcTan2Node out;
+  {
+    const auto* value = present(fb->a(), "ArcTan2Node.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "ArcTan2Node.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ArcTan2Node.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LogAddExpNode load_LogAddExpNode(const ::mlxd::ir::LogAddExpNode* fb) {
+  LogAddExpNode out;
+  {
+    const auto* value = present(fb->a(), "LogAddExpNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "LogAddExpNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogAddExpNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+RemainderNode load_RemainderNode(const ::mlxd::ir::RemainderNode* fb) {
+  RemainderNode out;
+  {
+    const auto* value = present(fb->a(), "RemainderNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "RemainderNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "RemainderNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+LogSumExpNode load_LogSumExpNode(const ::mlxd::ir::LogSumExpNode* fb) {
+  LogSumExpNode out;
+  {
+    const auto* value = present(fb->x(), "LogSumExpNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogSumExpNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  out.keepdims = fb->keepdims();
+  return out;
+}
+
+CumProdNode load_CumProdNode(const ::mlxd::ir::CumProdNode* fb) {
+  CumProdNode out;
+  {
+    const auto* value = present(fb->x(), "CumProdNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "CumProdNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
+  out.reverse = fb->reverse();
+  return out;
+}
+
+SortNode load_SortNode(const ::mlxd::ir::SortNode* fb) {
+  SortNode out;
+  {
+    const auto* value = present(fb->x(), "SortNode.x");
+    out.x = load_Tid(*value);
+  }
+  if (const auto* value = fb->values_out()) out.values_out = load_Tid(*value);
+  if (const auto* value = fb->indices_out()) out.indices_out = load_Tid(*value);
+  out.axis = fb->axis();
+  out.descending = fb->descending();
+  return out;
+}
+
+RollNode load_RollNode(const ::mlxd::ir::RollNode* fb) {
+  RollNode out;
+  {
+    const auto* value = present(fb->x(), "RollNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "RollNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* values = fb->shifts()) {
+    out.shifts.reserve(values->size());
+    for (auto e : *values) out.shifts.push_back(e);
+  }
+  if (const auto* values = fb->axes()) {
+    out.axes.reserve(values->size());
+    for (auto e : *values) out.axes.push_back(e);
+  }
+  return out;
+}
+
+PoolNode load_PoolNode(const ::mlxd::ir::PoolNode* fb) {
+  PoolNode out;
+  {
+    const auto* value = present(fb->x(), "PoolNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "PoolNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->indices_out()) out.indices_out = load_Tid(*value);
+  out.kind = fb->kind();
+  if (const auto* values = fb->kernel()) {
+    out.kernel.reserve(values->size());
+    for (auto e : *values) out.kernel.push_back(e);
+  }
+  if (const auto* values = fb->stride()) {
+    out.stride.reserve(values->size());
+    for (auto e : *values) out.stride.push_back(e);
+  }
+  if (const auto* values = fb->padding()) {
+    out.padding.reserve(values->size());
+    for (auto e : *values) out.padding.push_back(e);
+  }
+  if (const auto* values = fb->dilation()) {
+    out.dilation.reserve(values->size());
+    for (auto e : *values) out.dilation.push_back(e);
+  }
+  out.ceil_mode = fb->ceil_mode();
+  out.count_include_pad = fb->count_include_pad();
+  out.divisor_override = fb->divisor_override();
+  return out;
+}
+
+UpsampleNode load_UpsampleNode(const ::mlxd::ir::UpsampleNode* fb) {
+  UpsampleNode out;
+  {
+    const auto* value = present(fb->x(), "UpsampleNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "UpsampleNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.mode = fb->mode();
+  out.align_corners = fb->align_corners();
+  if (const auto* values = fb->out_size()) {
+    out.out_size.reserve(values->size());
+    for (auto e : *values) out.out_size.push_back(e);
+  }
+  if (const auto* values = fb->scales()) {
+    out.scales.reserve(values->size());
+    for (auto e : *values) out.scales.push_back(e);
+  }
+  return out;
+}
+
 Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
   Instruction out;
   switch (fb->op_type()) {
@@ -2045,6 +2585,130 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::INDEX_PUT;
       out.node = load_IndexPutNode(present(fb->op_as_IndexPutNode(), "IndexPutNode"));
       break;
+    case ::mlxd::ir::OpNode_TanNode:
+      out.op = OpCode::TAN;
+      out.node = load_TanNode(present(fb->op_as_TanNode(), "TanNode"));
+      break;
+    case ::mlxd::ir::OpNode_SinhNode:
+      out.op = OpCode::SINH;
+      out.node = load_SinhNode(present(fb->op_as_SinhNode(), "SinhNode"));
+      break;
+    case ::mlxd::ir::OpNode_CoshNode:
+      out.op = OpCode::COSH;
+      out.node = load_CoshNode(present(fb->op_as_CoshNode(), "CoshNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcSinNode:
+      out.op = OpCode::ARC_SIN;
+      out.node = load_ArcSinNode(present(fb->op_as_ArcSinNode(), "ArcSinNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcCosNode:
+      out.op = OpCode::ARC_COS;
+      out.node = load_ArcCosNode(present(fb->op_as_ArcCosNode(), "ArcCosNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcTanNode:
+      out.op = OpCode::ARC_TAN;
+      out.node = load_ArcTanNode(present(fb->op_as_ArcTanNode(), "ArcTanNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcSinhNode:
+      out.op = OpCode::ARC_SINH;
+      out.node = load_ArcSinhNode(present(fb->op_as_ArcSinhNode(), "ArcSinhNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcCoshNode:
+      out.op = OpCode::ARC_COSH;
+      out.node = load_ArcCoshNode(present(fb->op_as_ArcCoshNode(), "ArcCoshNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcTanhNode:
+      out.op = OpCode::ARC_TANH;
+      out.node = load_ArcTanhNode(present(fb->op_as_ArcTanhNode(), "ArcTanhNode"));
+      break;
+    case ::mlxd::ir::OpNode_Log2Node:
+      out.op = OpCode::LOG2;
+      out.node = load_Log2Node(present(fb->op_as_Log2Node(), "Log2Node"));
+      break;
+    case ::mlxd::ir::OpNode_Log10Node:
+      out.op = OpCode::LOG10;
+      out.node = load_Log10Node(present(fb->op_as_Log10Node(), "Log10Node"));
+      break;
+    case ::mlxd::ir::OpNode_Log1pNode:
+      out.op = OpCode::LOG1P;
+      out.node = load_Log1pNode(present(fb->op_as_Log1pNode(), "Log1pNode"));
+      break;
+    case ::mlxd::ir::OpNode_Expm1Node:
+      out.op = OpCode::EXPM1;
+      out.node = load_Expm1Node(present(fb->op_as_Expm1Node(), "Expm1Node"));
+      break;
+    case ::mlxd::ir::OpNode_SignNode:
+      out.op = OpCode::SIGN;
+      out.node = load_SignNode(present(fb->op_as_SignNode(), "SignNode"));
+      break;
+    case ::mlxd::ir::OpNode_TruncNode:
+      out.op = OpCode::TRUNC;
+      out.node = load_TruncNode(present(fb->op_as_TruncNode(), "TruncNode"));
+      break;
+    case ::mlxd::ir::OpNode_SquareNode:
+      out.op = OpCode::SQUARE;
+      out.node = load_SquareNode(present(fb->op_as_SquareNode(), "SquareNode"));
+      break;
+    case ::mlxd::ir::OpNode_IsNanNode:
+      out.op = OpCode::IS_NAN;
+      out.node = load_IsNanNode(present(fb->op_as_IsNanNode(), "IsNanNode"));
+      break;
+    case ::mlxd::ir::OpNode_IsInfNode:
+      out.op = OpCode::IS_INF;
+      out.node = load_IsInfNode(present(fb->op_as_IsInfNode(), "IsInfNode"));
+      break;
+    case ::mlxd::ir::OpNode_BitwiseNotNode:
+      out.op = OpCode::BITWISE_NOT;
+      out.node = load_BitwiseNotNode(present(fb->op_as_BitwiseNotNode(), "BitwiseNotNode"));
+      break;
+    case ::mlxd::ir::OpNode_BitwiseAndNode:
+      out.op = OpCode::BITWISE_AND;
+      out.node = load_BitwiseAndNode(present(fb->op_as_BitwiseAndNode(), "BitwiseAndNode"));
+      break;
+    case ::mlxd::ir::OpNode_BitwiseOrNode:
+      out.op = OpCode::BITWISE_OR;
+      out.node = load_BitwiseOrNode(present(fb->op_as_BitwiseOrNode(), "BitwiseOrNode"));
+      break;
+    case ::mlxd::ir::OpNode_BitwiseXorNode:
+      out.op = OpCode::BITWISE_XOR;
+      out.node = load_BitwiseXorNode(present(fb->op_as_BitwiseXorNode(), "BitwiseXorNode"));
+      break;
+    case ::mlxd::ir::OpNode_ArcTan2Node:
+      out.op = OpCode::ARC_TAN2;
+      out.node = load_ArcTan2Node(present(fb->op_as_ArcTan2Node(), "ArcTan2Node"));
+      break;
+    case ::mlxd::ir::OpNode_LogAddExpNode:
+      out.op = OpCode::LOG_ADD_EXP;
+      out.node = load_LogAddExpNode(present(fb->op_as_LogAddExpNode(), "LogAddExpNode"));
+      break;
+    case ::mlxd::ir::OpNode_RemainderNode:
+      out.op = OpCode::REMAINDER;
+      out.node = load_RemainderNode(present(fb->op_as_RemainderNode(), "RemainderNode"));
+      break;
+    case ::mlxd::ir::OpNode_LogSumExpNode:
+      out.op = OpCode::LOG_SUM_EXP;
+      out.node = load_LogSumExpNode(present(fb->op_as_LogSumExpNode(), "LogSumExpNode"));
+      break;
+    case ::mlxd::ir::OpNode_CumProdNode:
+      out.op = OpCode::CUM_PROD;
+      out.node = load_CumProdNode(present(fb->op_as_CumProdNode(), "CumProdNode"));
+      break;
+    case ::mlxd::ir::OpNode_SortNode:
+      out.op = OpCode::SORT;
+      out.node = load_SortNode(present(fb->op_as_SortNode(), "SortNode"));
+      break;
+    case ::mlxd::ir::OpNode_RollNode:
+      out.op = OpCode::ROLL;
+      out.node = load_RollNode(present(fb->op_as_RollNode(), "RollNode"));
+      break;
+    case ::mlxd::ir::OpNode_PoolNode:
+      out.op = OpCode::POOL;
+      out.node = load_PoolNode(present(fb->op_as_PoolNode(), "PoolNode"));
+      break;
+    case ::mlxd::ir::OpNode_UpsampleNode:
+      out.op = OpCode::UPSAMPLE;
+      out.node = load_UpsampleNode(present(fb->op_as_UpsampleNode(), "UpsampleNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -2242,6 +2906,37 @@ void write_json(std::string& out, const SymSizeNode& value);
 void write_json(std::string& out, const ItemNode& value);
 void write_json(std::string& out, const IntBinaryNode& value);
 void write_json(std::string& out, const IndexPutNode& value);
+void write_json(std::string& out, const TanNode& value);
+void write_json(std::string& out, const SinhNode& value);
+void write_json(std::string& out, const CoshNode& value);
+void write_json(std::string& out, const ArcSinNode& value);
+void write_json(std::string& out, const ArcCosNode& value);
+void write_json(std::string& out, const ArcTanNode& value);
+void write_json(std::string& out, const ArcSinhNode& value);
+void write_json(std::string& out, const ArcCoshNode& value);
+void write_json(std::string& out, const ArcTanhNode& value);
+void write_json(std::string& out, const Log2Node& value);
+void write_json(std::string& out, const Log10Node& value);
+void write_json(std::string& out, const Log1pNode& value);
+void write_json(std::string& out, const Expm1Node& value);
+void write_json(std::string& out, const SignNode& value);
+void write_json(std::string& out, const TruncNode& value);
+void write_json(std::string& out, const SquareNode& value);
+void write_json(std::string& out, const IsNanNode& value);
+void write_json(std::string& out, const IsInfNode& value);
+void write_json(std::string& out, const BitwiseNotNode& value);
+void write_json(std::string& out, const BitwiseAndNode& value);
+void write_json(std::string& out, const BitwiseOrNode& value);
+void write_json(std::string& out, const BitwiseXorNode& value);
+void write_json(std::string& out, const ArcTan2Node& value);
+void write_json(std::string& out, const LogAddExpNode& value);
+void write_json(std::string& out, const RemainderNode& value);
+void write_json(std::string& out, const LogSumExpNode& value);
+void write_json(std::string& out, const CumProdNode& value);
+void write_json(std::string& out, const SortNode& value);
+void write_json(std::string& out, const RollNode& value);
+void write_json(std::string& out, const PoolNode& value);
+void write_json(std::string& out, const UpsampleNode& value);
 void write_json(std::string& out, const Instruction& value);
 void write_json(std::string& out, const InstructionChain& value);
 void write_json(std::string& out, const MLXGraph& value);
@@ -3011,6 +3706,10 @@ void write_json(std::string& out, const ConvNode& value) {
   write_json(out, value.dilation);
   out += ",\"groups\":";
   write_json(out, value.groups);
+  out += ",\"transposed\":";
+  write_json(out, value.transposed);
+  out += ",\"output_padding\":";
+  write_json(out, value.output_padding);
   out += '}';
 }
 
@@ -3363,6 +4062,341 @@ void write_json(std::string& out, const IndexPutNode& value) {
   write_json(out, value.out);
   out += ",\"axis\":";
   write_json(out, value.axis);
+  out += '}';
+}
+
+void write_json(std::string& out, const TanNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SinhNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const CoshNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcSinNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcCosNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcTanNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcSinhNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcCoshNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcTanhNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const Log2Node& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const Log10Node& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const Log1pNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const Expm1Node& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SignNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const TruncNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const SquareNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const IsNanNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const IsInfNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const BitwiseNotNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const BitwiseAndNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const BitwiseOrNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const BitwiseXorNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const ArcTan2Node& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogAddExpNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const RemainderNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogSumExpNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += '}';
+}
+
+void write_json(std::string& out, const CumProdNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"reverse\":";
+  write_json(out, value.reverse);
+  out += '}';
+}
+
+void write_json(std::string& out, const SortNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"values_out\":";
+  write_json(out, value.values_out);
+  out += ",\"indices_out\":";
+  write_json(out, value.indices_out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
+  out += ",\"descending\":";
+  write_json(out, value.descending);
+  out += '}';
+}
+
+void write_json(std::string& out, const RollNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"shifts\":";
+  write_json(out, value.shifts);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += '}';
+}
+
+void write_json(std::string& out, const PoolNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"indices_out\":";
+  write_json(out, value.indices_out);
+  out += ",\"kind\":";
+  write_json(out, value.kind);
+  out += ",\"kernel\":";
+  write_json(out, value.kernel);
+  out += ",\"stride\":";
+  write_json(out, value.stride);
+  out += ",\"padding\":";
+  write_json(out, value.padding);
+  out += ",\"dilation\":";
+  write_json(out, value.dilation);
+  out += ",\"ceil_mode\":";
+  write_json(out, value.ceil_mode);
+  out += ",\"count_include_pad\":";
+  write_json(out, value.count_include_pad);
+  out += ",\"divisor_override\":";
+  write_json(out, value.divisor_override);
+  out += '}';
+}
+
+void write_json(std::string& out, const UpsampleNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"mode\":";
+  write_json(out, value.mode);
+  out += ",\"align_corners\":";
+  write_json(out, value.align_corners);
+  out += ",\"out_size\":";
+  write_json(out, value.out_size);
+  out += ",\"scales\":";
+  write_json(out, value.scales);
   out += '}';
 }
 

@@ -111,9 +111,40 @@ enum class OpCode : uint32_t {
   ITEM = 85,
   INT_BINARY = 86,
   INDEX_PUT = 87,
+  TAN = 88,
+  SINH = 89,
+  COSH = 90,
+  ARC_SIN = 91,
+  ARC_COS = 92,
+  ARC_TAN = 93,
+  ARC_SINH = 94,
+  ARC_COSH = 95,
+  ARC_TANH = 96,
+  LOG2 = 97,
+  LOG10 = 98,
+  LOG1P = 99,
+  EXPM1 = 100,
+  SIGN = 101,
+  TRUNC = 102,
+  SQUARE = 103,
+  IS_NAN = 104,
+  IS_INF = 105,
+  BITWISE_NOT = 106,
+  BITWISE_AND = 107,
+  BITWISE_OR = 108,
+  BITWISE_XOR = 109,
+  ARC_TAN2 = 110,
+  LOG_ADD_EXP = 111,
+  REMAINDER = 112,
+  LOG_SUM_EXP = 113,
+  CUM_PROD = 114,
+  SORT = 115,
+  ROLL = 116,
+  POOL = 117,
+  UPSAMPLE = 118,
 };
 
-inline constexpr uint32_t kOpCount = 87;
+inline constexpr uint32_t kOpCount = 118;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -522,6 +553,8 @@ struct ConvNode {
   std::vector<int32_t> padding;
   std::vector<int32_t> dilation;
   int32_t groups{};
+  bool transposed{};
+  std::vector<int32_t> output_padding;
 };
 
 struct ScaledDotProductAttentionNode {
@@ -714,6 +747,189 @@ struct IndexPutNode {
   int32_t axis{};
 };
 
+struct TanNode {
+  Tid x;
+  Tid out;
+};
+
+struct SinhNode {
+  Tid x;
+  Tid out;
+};
+
+struct CoshNode {
+  Tid x;
+  Tid out;
+};
+
+struct ArcSinNode {
+  Tid x;
+  Tid out;
+};
+
+struct ArcCosNode {
+  Tid x;
+  Tid out;
+};
+
+struct ArcTanNode {
+  Tid x;
+  Tid out;
+};
+
+struct ArcSinhNode {
+  Tid x;
+  Tid out;
+};
+
+struct ArcCoshNode {
+  Tid x;
+  Tid out;
+};
+
+struct ArcTanhNode {
+  Tid x;
+  Tid out;
+};
+
+struct Log2Node {
+  Tid x;
+  Tid out;
+};
+
+struct Log10Node {
+  Tid x;
+  Tid out;
+};
+
+struct Log1pNode {
+  Tid x;
+  Tid out;
+};
+
+struct Expm1Node {
+  Tid x;
+  Tid out;
+};
+
+struct SignNode {
+  Tid x;
+  Tid out;
+};
+
+struct TruncNode {
+  Tid x;
+  Tid out;
+};
+
+struct SquareNode {
+  Tid x;
+  Tid out;
+};
+
+struct IsNanNode {
+  Tid x;
+  Tid out;
+};
+
+struct IsInfNode {
+  Tid x;
+  Tid out;
+};
+
+struct BitwiseNotNode {
+  Tid x;
+  Tid out;
+};
+
+struct BitwiseAndNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct BitwiseOrNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct BitwiseXorNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct ArcTan2Node {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LogAddExpNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct RemainderNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
+struct LogSumExpNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> axes;
+  bool keepdims{};
+};
+
+struct CumProdNode {
+  Tid x;
+  Tid out;
+  int32_t axis{};
+  bool reverse{};
+};
+
+struct SortNode {
+  Tid x;
+  std::optional<Tid> values_out;
+  std::optional<Tid> indices_out;
+  int32_t axis{};
+  bool descending{};
+};
+
+struct RollNode {
+  Tid x;
+  Tid out;
+  std::vector<int32_t> shifts;
+  std::vector<int32_t> axes;
+};
+
+struct PoolNode {
+  Tid x;
+  Tid out;
+  std::optional<Tid> indices_out;
+  ::mlxd::ir::PoolKind kind{};
+  std::vector<int32_t> kernel;
+  std::vector<int32_t> stride;
+  std::vector<int32_t> padding;
+  std::vector<int32_t> dilation;
+  bool ceil_mode{};
+  bool count_include_pad{};
+  int32_t divisor_override{};
+};
+
+struct UpsampleNode {
+  Tid x;
+  Tid out;
+  ::mlxd::ir::UpsampleMode mode{};
+  bool align_corners{};
+  std::vector<int32_t> out_size;
+  std::vector<double> scales;
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -726,7 +942,11 @@ using NodeVariant = std::variant<
     ExpandDimsNode, SqueezeNode, BroadcastToNode, SliceNode, SelectNode, ConcatenateNode, StackNode,
     SplitNode, TileNode, FlipNode, PadNode, TrilNode, TriuNode, TakeNode, TakeAlongAxisNode,
     IndexNode, ScatterAddNode, SliceUpdateNode, ArangeNode, FullNode, FullLikeNode, SymSizeNode,
-    ItemNode, IntBinaryNode, IndexPutNode>;
+    ItemNode, IntBinaryNode, IndexPutNode, TanNode, SinhNode, CoshNode, ArcSinNode, ArcCosNode,
+    ArcTanNode, ArcSinhNode, ArcCoshNode, ArcTanhNode, Log2Node, Log10Node, Log1pNode, Expm1Node,
+    SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
+    BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
+    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode>;
 
 struct Instruction {
   OpCode op{};

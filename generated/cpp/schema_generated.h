@@ -298,6 +298,99 @@ struct IntBinaryNodeBuilder;
 struct IndexPutNode;
 struct IndexPutNodeBuilder;
 
+struct TanNode;
+struct TanNodeBuilder;
+
+struct SinhNode;
+struct SinhNodeBuilder;
+
+struct CoshNode;
+struct CoshNodeBuilder;
+
+struct ArcSinNode;
+struct ArcSinNodeBuilder;
+
+struct ArcCosNode;
+struct ArcCosNodeBuilder;
+
+struct ArcTanNode;
+struct ArcTanNodeBuilder;
+
+struct ArcSinhNode;
+struct ArcSinhNodeBuilder;
+
+struct ArcCoshNode;
+struct ArcCoshNodeBuilder;
+
+struct ArcTanhNode;
+struct ArcTanhNodeBuilder;
+
+struct Log2Node;
+struct Log2NodeBuilder;
+
+struct Log10Node;
+struct Log10NodeBuilder;
+
+struct Log1pNode;
+struct Log1pNodeBuilder;
+
+struct Expm1Node;
+struct Expm1NodeBuilder;
+
+struct SignNode;
+struct SignNodeBuilder;
+
+struct TruncNode;
+struct TruncNodeBuilder;
+
+struct SquareNode;
+struct SquareNodeBuilder;
+
+struct IsNanNode;
+struct IsNanNodeBuilder;
+
+struct IsInfNode;
+struct IsInfNodeBuilder;
+
+struct BitwiseNotNode;
+struct BitwiseNotNodeBuilder;
+
+struct BitwiseAndNode;
+struct BitwiseAndNodeBuilder;
+
+struct BitwiseOrNode;
+struct BitwiseOrNodeBuilder;
+
+struct BitwiseXorNode;
+struct BitwiseXorNodeBuilder;
+
+struct ArcTan2Node;
+struct ArcTan2NodeBuilder;
+
+struct LogAddExpNode;
+struct LogAddExpNodeBuilder;
+
+struct RemainderNode;
+struct RemainderNodeBuilder;
+
+struct LogSumExpNode;
+struct LogSumExpNodeBuilder;
+
+struct CumProdNode;
+struct CumProdNodeBuilder;
+
+struct SortNode;
+struct SortNodeBuilder;
+
+struct RollNode;
+struct RollNodeBuilder;
+
+struct PoolNode;
+struct PoolNodeBuilder;
+
+struct UpsampleNode;
+struct UpsampleNodeBuilder;
+
 struct Instruction;
 struct InstructionBuilder;
 
@@ -508,6 +601,66 @@ inline const char *EnumNameIntBinaryOp(IntBinaryOp e) {
   return EnumNamesIntBinaryOp()[index];
 }
 
+enum PoolKind : int8_t {
+  PoolKind_Max = 0,
+  PoolKind_Avg = 1,
+  PoolKind_MIN = PoolKind_Max,
+  PoolKind_MAX = PoolKind_Avg
+};
+
+inline const PoolKind (&EnumValuesPoolKind())[2] {
+  static const PoolKind values[] = {
+    PoolKind_Max,
+    PoolKind_Avg
+  };
+  return values;
+}
+
+inline const char * const *EnumNamesPoolKind() {
+  static const char * const names[3] = {
+    "Max",
+    "Avg",
+    nullptr
+  };
+  return names;
+}
+
+inline const char *EnumNamePoolKind(PoolKind e) {
+  if (::flatbuffers::IsOutRange(e, PoolKind_Max, PoolKind_Avg)) return "";
+  const size_t index = static_cast<size_t>(e);
+  return EnumNamesPoolKind()[index];
+}
+
+enum UpsampleMode : int8_t {
+  UpsampleMode_Nearest = 0,
+  UpsampleMode_Linear = 1,
+  UpsampleMode_MIN = UpsampleMode_Nearest,
+  UpsampleMode_MAX = UpsampleMode_Linear
+};
+
+inline const UpsampleMode (&EnumValuesUpsampleMode())[2] {
+  static const UpsampleMode values[] = {
+    UpsampleMode_Nearest,
+    UpsampleMode_Linear
+  };
+  return values;
+}
+
+inline const char * const *EnumNamesUpsampleMode() {
+  static const char * const names[3] = {
+    "Nearest",
+    "Linear",
+    nullptr
+  };
+  return names;
+}
+
+inline const char *EnumNameUpsampleMode(UpsampleMode e) {
+  if (::flatbuffers::IsOutRange(e, UpsampleMode_Nearest, UpsampleMode_Linear)) return "";
+  const size_t index = static_cast<size_t>(e);
+  return EnumNamesUpsampleMode()[index];
+}
+
 /// Every op. Append only: a member's position is its OpCode.
 enum OpNode : uint8_t {
   OpNode_NONE = 0,
@@ -598,11 +751,42 @@ enum OpNode : uint8_t {
   OpNode_ItemNode = 85,
   OpNode_IntBinaryNode = 86,
   OpNode_IndexPutNode = 87,
+  OpNode_TanNode = 88,
+  OpNode_SinhNode = 89,
+  OpNode_CoshNode = 90,
+  OpNode_ArcSinNode = 91,
+  OpNode_ArcCosNode = 92,
+  OpNode_ArcTanNode = 93,
+  OpNode_ArcSinhNode = 94,
+  OpNode_ArcCoshNode = 95,
+  OpNode_ArcTanhNode = 96,
+  OpNode_Log2Node = 97,
+  OpNode_Log10Node = 98,
+  OpNode_Log1pNode = 99,
+  OpNode_Expm1Node = 100,
+  OpNode_SignNode = 101,
+  OpNode_TruncNode = 102,
+  OpNode_SquareNode = 103,
+  OpNode_IsNanNode = 104,
+  OpNode_IsInfNode = 105,
+  OpNode_BitwiseNotNode = 106,
+  OpNode_BitwiseAndNode = 107,
+  OpNode_BitwiseOrNode = 108,
+  OpNode_BitwiseXorNode = 109,
+  OpNode_ArcTan2Node = 110,
+  OpNode_LogAddExpNode = 111,
+  OpNode_RemainderNode = 112,
+  OpNode_LogSumExpNode = 113,
+  OpNode_CumProdNode = 114,
+  OpNode_SortNode = 115,
+  OpNode_RollNode = 116,
+  OpNode_PoolNode = 117,
+  OpNode_UpsampleNode = 118,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_IndexPutNode
+  OpNode_MAX = OpNode_UpsampleNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[88] {
+inline const OpNode (&EnumValuesOpNode())[119] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -691,13 +875,44 @@ inline const OpNode (&EnumValuesOpNode())[88] {
     OpNode_SymSizeNode,
     OpNode_ItemNode,
     OpNode_IntBinaryNode,
-    OpNode_IndexPutNode
+    OpNode_IndexPutNode,
+    OpNode_TanNode,
+    OpNode_SinhNode,
+    OpNode_CoshNode,
+    OpNode_ArcSinNode,
+    OpNode_ArcCosNode,
+    OpNode_ArcTanNode,
+    OpNode_ArcSinhNode,
+    OpNode_ArcCoshNode,
+    OpNode_ArcTanhNode,
+    OpNode_Log2Node,
+    OpNode_Log10Node,
+    OpNode_Log1pNode,
+    OpNode_Expm1Node,
+    OpNode_SignNode,
+    OpNode_TruncNode,
+    OpNode_SquareNode,
+    OpNode_IsNanNode,
+    OpNode_IsInfNode,
+    OpNode_BitwiseNotNode,
+    OpNode_BitwiseAndNode,
+    OpNode_BitwiseOrNode,
+    OpNode_BitwiseXorNode,
+    OpNode_ArcTan2Node,
+    OpNode_LogAddExpNode,
+    OpNode_RemainderNode,
+    OpNode_LogSumExpNode,
+    OpNode_CumProdNode,
+    OpNode_SortNode,
+    OpNode_RollNode,
+    OpNode_PoolNode,
+    OpNode_UpsampleNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[89] = {
+  static const char * const names[120] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -786,13 +1001,44 @@ inline const char * const *EnumNamesOpNode() {
     "ItemNode",
     "IntBinaryNode",
     "IndexPutNode",
+    "TanNode",
+    "SinhNode",
+    "CoshNode",
+    "ArcSinNode",
+    "ArcCosNode",
+    "ArcTanNode",
+    "ArcSinhNode",
+    "ArcCoshNode",
+    "ArcTanhNode",
+    "Log2Node",
+    "Log10Node",
+    "Log1pNode",
+    "Expm1Node",
+    "SignNode",
+    "TruncNode",
+    "SquareNode",
+    "IsNanNode",
+    "IsInfNode",
+    "BitwiseNotNode",
+    "BitwiseAndNode",
+    "BitwiseOrNode",
+    "BitwiseXorNode",
+    "ArcTan2Node",
+    "LogAddExpNode",
+    "RemainderNode",
+    "LogSumExpNode",
+    "CumProdNode",
+    "SortNode",
+    "RollNode",
+    "PoolNode",
+    "UpsampleNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_IndexPutNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_UpsampleNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1147,6 +1393,130 @@ template<> struct OpNodeTraits<mlxd::ir::IntBinaryNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::IndexPutNode> {
   static const OpNode enum_value = OpNode_IndexPutNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::TanNode> {
+  static const OpNode enum_value = OpNode_TanNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::SinhNode> {
+  static const OpNode enum_value = OpNode_SinhNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::CoshNode> {
+  static const OpNode enum_value = OpNode_CoshNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcSinNode> {
+  static const OpNode enum_value = OpNode_ArcSinNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcCosNode> {
+  static const OpNode enum_value = OpNode_ArcCosNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcTanNode> {
+  static const OpNode enum_value = OpNode_ArcTanNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcSinhNode> {
+  static const OpNode enum_value = OpNode_ArcSinhNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcCoshNode> {
+  static const OpNode enum_value = OpNode_ArcCoshNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcTanhNode> {
+  static const OpNode enum_value = OpNode_ArcTanhNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::Log2Node> {
+  static const OpNode enum_value = OpNode_Log2Node;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::Log10Node> {
+  static const OpNode enum_value = OpNode_Log10Node;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::Log1pNode> {
+  static const OpNode enum_value = OpNode_Log1pNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::Expm1Node> {
+  static const OpNode enum_value = OpNode_Expm1Node;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::SignNode> {
+  static const OpNode enum_value = OpNode_SignNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::TruncNode> {
+  static const OpNode enum_value = OpNode_TruncNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::SquareNode> {
+  static const OpNode enum_value = OpNode_SquareNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::IsNanNode> {
+  static const OpNode enum_value = OpNode_IsNanNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::IsInfNode> {
+  static const OpNode enum_value = OpNode_IsInfNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::BitwiseNotNode> {
+  static const OpNode enum_value = OpNode_BitwiseNotNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::BitwiseAndNode> {
+  static const OpNode enum_value = OpNode_BitwiseAndNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::BitwiseOrNode> {
+  static const OpNode enum_value = OpNode_BitwiseOrNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::BitwiseXorNode> {
+  static const OpNode enum_value = OpNode_BitwiseXorNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ArcTan2Node> {
+  static const OpNode enum_value = OpNode_ArcTan2Node;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::LogAddExpNode> {
+  static const OpNode enum_value = OpNode_LogAddExpNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::RemainderNode> {
+  static const OpNode enum_value = OpNode_RemainderNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::LogSumExpNode> {
+  static const OpNode enum_value = OpNode_LogSumExpNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::CumProdNode> {
+  static const OpNode enum_value = OpNode_CumProdNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::SortNode> {
+  static const OpNode enum_value = OpNode_SortNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::RollNode> {
+  static const OpNode enum_value = OpNode_RollNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::PoolNode> {
+  static const OpNode enum_value = OpNode_PoolNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::UpsampleNode> {
+  static const OpNode enum_value = OpNode_UpsampleNode;
 };
 
 template <bool B = false>
@@ -5500,7 +5870,8 @@ inline ::flatbuffers::Offset<RmsNormNode> CreateRmsNormNode(
 
 /// N-d convolution in PyTorch's layout: x (N, C, *spatial), weight
 /// (O, C / groups, *kernel); stride, padding and dilation have one entry per
-/// spatial axis.
+/// spatial axis. `transposed`: PyTorch's conv_transpose, weight
+/// (C, O / groups, *kernel), `output_padding` added to one side of the output.
 struct ConvNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef ConvNodeBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -5511,7 +5882,9 @@ struct ConvNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
     VT_STRIDE = 12,
     VT_PADDING = 14,
     VT_DILATION = 16,
-    VT_GROUPS = 18
+    VT_GROUPS = 18,
+    VT_TRANSPOSED = 20,
+    VT_OUTPUT_PADDING = 22
   };
   const mlxd::ir::Tid *x() const {
     return GetStruct<const mlxd::ir::Tid *>(VT_X);
@@ -5537,6 +5910,12 @@ struct ConvNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   int32_t groups() const {
     return GetField<int32_t>(VT_GROUPS, 1);
   }
+  bool transposed() const {
+    return GetField<uint8_t>(VT_TRANSPOSED, 0) != 0;
+  }
+  const ::flatbuffers::Vector<int32_t> *output_padding() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_OUTPUT_PADDING);
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -5551,6 +5930,9 @@ struct ConvNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
            VerifyOffset(verifier, VT_DILATION) &&
            verifier.VerifyVector(dilation()) &&
            VerifyField<int32_t>(verifier, VT_GROUPS, 4) &&
+           VerifyField<uint8_t>(verifier, VT_TRANSPOSED, 1) &&
+           VerifyOffset(verifier, VT_OUTPUT_PADDING) &&
+           verifier.VerifyVector(output_padding()) &&
            verifier.EndTable();
   }
 };
@@ -5583,6 +5965,12 @@ struct ConvNodeBuilder {
   void add_groups(int32_t groups) {
     fbb_.AddElement<int32_t>(ConvNode::VT_GROUPS, groups, 1);
   }
+  void add_transposed(bool transposed) {
+    fbb_.AddElement<uint8_t>(ConvNode::VT_TRANSPOSED, static_cast<uint8_t>(transposed), 0);
+  }
+  void add_output_padding(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> output_padding) {
+    fbb_.AddOffset(ConvNode::VT_OUTPUT_PADDING, output_padding);
+  }
   explicit ConvNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -5606,8 +5994,11 @@ inline ::flatbuffers::Offset<ConvNode> CreateConvNode(
     ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> stride = 0,
     ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> padding = 0,
     ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> dilation = 0,
-    int32_t groups = 1) {
+    int32_t groups = 1,
+    bool transposed = false,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> output_padding = 0) {
   ConvNodeBuilder builder_(_fbb);
+  builder_.add_output_padding(output_padding);
   builder_.add_groups(groups);
   builder_.add_dilation(dilation);
   builder_.add_padding(padding);
@@ -5616,6 +6007,7 @@ inline ::flatbuffers::Offset<ConvNode> CreateConvNode(
   builder_.add_out(out);
   builder_.add_weight(weight);
   builder_.add_x(x);
+  builder_.add_transposed(transposed);
   return builder_.Finish();
 }
 
@@ -5628,10 +6020,13 @@ inline ::flatbuffers::Offset<ConvNode> CreateConvNodeDirect(
     const std::vector<int32_t> *stride = nullptr,
     const std::vector<int32_t> *padding = nullptr,
     const std::vector<int32_t> *dilation = nullptr,
-    int32_t groups = 1) {
+    int32_t groups = 1,
+    bool transposed = false,
+    const std::vector<int32_t> *output_padding = nullptr) {
   auto stride__ = stride ? _fbb.CreateVector<int32_t>(*stride) : 0;
   auto padding__ = padding ? _fbb.CreateVector<int32_t>(*padding) : 0;
   auto dilation__ = dilation ? _fbb.CreateVector<int32_t>(*dilation) : 0;
+  auto output_padding__ = output_padding ? _fbb.CreateVector<int32_t>(*output_padding) : 0;
   return mlxd::ir::CreateConvNode(
       _fbb,
       x,
@@ -5641,7 +6036,9 @@ inline ::flatbuffers::Offset<ConvNode> CreateConvNodeDirect(
       stride__,
       padding__,
       dilation__,
-      groups);
+      groups,
+      transposed,
+      output_padding__);
 }
 
 /// softmax(q k^T * scale + mask) v with q (B, H, L, D) and k, v (B, Hkv, S, D),
@@ -7896,6 +8293,2082 @@ inline ::flatbuffers::Offset<IndexPutNode> CreateIndexPutNode(
   return builder_.Finish();
 }
 
+struct TanNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef TanNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct TanNodeBuilder {
+  typedef TanNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(TanNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(TanNode::VT_OUT, out);
+  }
+  explicit TanNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<TanNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<TanNode>(end);
+    fbb_.Required(o, TanNode::VT_X);
+    fbb_.Required(o, TanNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<TanNode> CreateTanNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  TanNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct SinhNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef SinhNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct SinhNodeBuilder {
+  typedef SinhNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(SinhNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(SinhNode::VT_OUT, out);
+  }
+  explicit SinhNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<SinhNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<SinhNode>(end);
+    fbb_.Required(o, SinhNode::VT_X);
+    fbb_.Required(o, SinhNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<SinhNode> CreateSinhNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  SinhNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct CoshNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef CoshNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct CoshNodeBuilder {
+  typedef CoshNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(CoshNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(CoshNode::VT_OUT, out);
+  }
+  explicit CoshNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<CoshNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<CoshNode>(end);
+    fbb_.Required(o, CoshNode::VT_X);
+    fbb_.Required(o, CoshNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<CoshNode> CreateCoshNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  CoshNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct ArcSinNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcSinNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcSinNodeBuilder {
+  typedef ArcSinNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ArcSinNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcSinNode::VT_OUT, out);
+  }
+  explicit ArcSinNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcSinNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcSinNode>(end);
+    fbb_.Required(o, ArcSinNode::VT_X);
+    fbb_.Required(o, ArcSinNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcSinNode> CreateArcSinNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcSinNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct ArcCosNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcCosNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcCosNodeBuilder {
+  typedef ArcCosNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ArcCosNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcCosNode::VT_OUT, out);
+  }
+  explicit ArcCosNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcCosNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcCosNode>(end);
+    fbb_.Required(o, ArcCosNode::VT_X);
+    fbb_.Required(o, ArcCosNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcCosNode> CreateArcCosNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcCosNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct ArcTanNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcTanNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcTanNodeBuilder {
+  typedef ArcTanNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ArcTanNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcTanNode::VT_OUT, out);
+  }
+  explicit ArcTanNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcTanNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcTanNode>(end);
+    fbb_.Required(o, ArcTanNode::VT_X);
+    fbb_.Required(o, ArcTanNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcTanNode> CreateArcTanNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcTanNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct ArcSinhNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcSinhNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcSinhNodeBuilder {
+  typedef ArcSinhNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ArcSinhNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcSinhNode::VT_OUT, out);
+  }
+  explicit ArcSinhNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcSinhNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcSinhNode>(end);
+    fbb_.Required(o, ArcSinhNode::VT_X);
+    fbb_.Required(o, ArcSinhNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcSinhNode> CreateArcSinhNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcSinhNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct ArcCoshNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcCoshNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcCoshNodeBuilder {
+  typedef ArcCoshNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ArcCoshNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcCoshNode::VT_OUT, out);
+  }
+  explicit ArcCoshNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcCoshNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcCoshNode>(end);
+    fbb_.Required(o, ArcCoshNode::VT_X);
+    fbb_.Required(o, ArcCoshNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcCoshNode> CreateArcCoshNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcCoshNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct ArcTanhNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcTanhNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcTanhNodeBuilder {
+  typedef ArcTanhNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ArcTanhNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcTanhNode::VT_OUT, out);
+  }
+  explicit ArcTanhNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcTanhNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcTanhNode>(end);
+    fbb_.Required(o, ArcTanhNode::VT_X);
+    fbb_.Required(o, ArcTanhNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcTanhNode> CreateArcTanhNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcTanhNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct Log2Node FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef Log2NodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct Log2NodeBuilder {
+  typedef Log2Node Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(Log2Node::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(Log2Node::VT_OUT, out);
+  }
+  explicit Log2NodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<Log2Node> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<Log2Node>(end);
+    fbb_.Required(o, Log2Node::VT_X);
+    fbb_.Required(o, Log2Node::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<Log2Node> CreateLog2Node(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  Log2NodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct Log10Node FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef Log10NodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct Log10NodeBuilder {
+  typedef Log10Node Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(Log10Node::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(Log10Node::VT_OUT, out);
+  }
+  explicit Log10NodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<Log10Node> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<Log10Node>(end);
+    fbb_.Required(o, Log10Node::VT_X);
+    fbb_.Required(o, Log10Node::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<Log10Node> CreateLog10Node(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  Log10NodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct Log1pNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef Log1pNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct Log1pNodeBuilder {
+  typedef Log1pNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(Log1pNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(Log1pNode::VT_OUT, out);
+  }
+  explicit Log1pNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<Log1pNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<Log1pNode>(end);
+    fbb_.Required(o, Log1pNode::VT_X);
+    fbb_.Required(o, Log1pNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<Log1pNode> CreateLog1pNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  Log1pNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct Expm1Node FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef Expm1NodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct Expm1NodeBuilder {
+  typedef Expm1Node Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(Expm1Node::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(Expm1Node::VT_OUT, out);
+  }
+  explicit Expm1NodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<Expm1Node> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<Expm1Node>(end);
+    fbb_.Required(o, Expm1Node::VT_X);
+    fbb_.Required(o, Expm1Node::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<Expm1Node> CreateExpm1Node(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  Expm1NodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct SignNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef SignNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct SignNodeBuilder {
+  typedef SignNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(SignNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(SignNode::VT_OUT, out);
+  }
+  explicit SignNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<SignNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<SignNode>(end);
+    fbb_.Required(o, SignNode::VT_X);
+    fbb_.Required(o, SignNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<SignNode> CreateSignNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  SignNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+/// Rounds toward zero.
+struct TruncNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef TruncNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct TruncNodeBuilder {
+  typedef TruncNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(TruncNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(TruncNode::VT_OUT, out);
+  }
+  explicit TruncNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<TruncNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<TruncNode>(end);
+    fbb_.Required(o, TruncNode::VT_X);
+    fbb_.Required(o, TruncNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<TruncNode> CreateTruncNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  TruncNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct SquareNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef SquareNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct SquareNodeBuilder {
+  typedef SquareNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(SquareNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(SquareNode::VT_OUT, out);
+  }
+  explicit SquareNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<SquareNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<SquareNode>(end);
+    fbb_.Required(o, SquareNode::VT_X);
+    fbb_.Required(o, SquareNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<SquareNode> CreateSquareNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  SquareNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+/// Results are bool.
+struct IsNanNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef IsNanNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct IsNanNodeBuilder {
+  typedef IsNanNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(IsNanNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(IsNanNode::VT_OUT, out);
+  }
+  explicit IsNanNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<IsNanNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<IsNanNode>(end);
+    fbb_.Required(o, IsNanNode::VT_X);
+    fbb_.Required(o, IsNanNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<IsNanNode> CreateIsNanNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  IsNanNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct IsInfNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef IsInfNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct IsInfNodeBuilder {
+  typedef IsInfNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(IsInfNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(IsInfNode::VT_OUT, out);
+  }
+  explicit IsInfNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<IsInfNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<IsInfNode>(end);
+    fbb_.Required(o, IsInfNode::VT_X);
+    fbb_.Required(o, IsInfNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<IsInfNode> CreateIsInfNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  IsInfNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+/// Bitwise ops on integers; on bool they are the logical ops.
+struct BitwiseNotNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef BitwiseNotNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct BitwiseNotNodeBuilder {
+  typedef BitwiseNotNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(BitwiseNotNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(BitwiseNotNode::VT_OUT, out);
+  }
+  explicit BitwiseNotNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<BitwiseNotNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<BitwiseNotNode>(end);
+    fbb_.Required(o, BitwiseNotNode::VT_X);
+    fbb_.Required(o, BitwiseNotNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<BitwiseNotNode> CreateBitwiseNotNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  BitwiseNotNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct BitwiseAndNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef BitwiseAndNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct BitwiseAndNodeBuilder {
+  typedef BitwiseAndNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(BitwiseAndNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(BitwiseAndNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(BitwiseAndNode::VT_OUT, out);
+  }
+  explicit BitwiseAndNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<BitwiseAndNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<BitwiseAndNode>(end);
+    fbb_.Required(o, BitwiseAndNode::VT_A);
+    fbb_.Required(o, BitwiseAndNode::VT_B);
+    fbb_.Required(o, BitwiseAndNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<BitwiseAndNode> CreateBitwiseAndNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  BitwiseAndNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
+struct BitwiseOrNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef BitwiseOrNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct BitwiseOrNodeBuilder {
+  typedef BitwiseOrNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(BitwiseOrNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(BitwiseOrNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(BitwiseOrNode::VT_OUT, out);
+  }
+  explicit BitwiseOrNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<BitwiseOrNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<BitwiseOrNode>(end);
+    fbb_.Required(o, BitwiseOrNode::VT_A);
+    fbb_.Required(o, BitwiseOrNode::VT_B);
+    fbb_.Required(o, BitwiseOrNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<BitwiseOrNode> CreateBitwiseOrNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  BitwiseOrNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
+struct BitwiseXorNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef BitwiseXorNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct BitwiseXorNodeBuilder {
+  typedef BitwiseXorNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(BitwiseXorNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(BitwiseXorNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(BitwiseXorNode::VT_OUT, out);
+  }
+  explicit BitwiseXorNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<BitwiseXorNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<BitwiseXorNode>(end);
+    fbb_.Required(o, BitwiseXorNode::VT_A);
+    fbb_.Required(o, BitwiseXorNode::VT_B);
+    fbb_.Required(o, BitwiseXorNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<BitwiseXorNode> CreateBitwiseXorNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  BitwiseXorNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
+/// atan2(a, b): the angle of the point (b, a).
+struct ArcTan2Node FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ArcTan2NodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ArcTan2NodeBuilder {
+  typedef ArcTan2Node Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(ArcTan2Node::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(ArcTan2Node::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ArcTan2Node::VT_OUT, out);
+  }
+  explicit ArcTan2NodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ArcTan2Node> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ArcTan2Node>(end);
+    fbb_.Required(o, ArcTan2Node::VT_A);
+    fbb_.Required(o, ArcTan2Node::VT_B);
+    fbb_.Required(o, ArcTan2Node::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ArcTan2Node> CreateArcTan2Node(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  ArcTan2NodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
+struct LogAddExpNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef LogAddExpNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct LogAddExpNodeBuilder {
+  typedef LogAddExpNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(LogAddExpNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(LogAddExpNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(LogAddExpNode::VT_OUT, out);
+  }
+  explicit LogAddExpNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<LogAddExpNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<LogAddExpNode>(end);
+    fbb_.Required(o, LogAddExpNode::VT_A);
+    fbb_.Required(o, LogAddExpNode::VT_B);
+    fbb_.Required(o, LogAddExpNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<LogAddExpNode> CreateLogAddExpNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  LogAddExpNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
+/// PyTorch's remainder: a - floor(a / b) * b, so a nonzero result has the
+/// sign of the divisor b (not C's fmod, whose result has the sign of a).
+struct RemainderNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef RemainderNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct RemainderNodeBuilder {
+  typedef RemainderNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(RemainderNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(RemainderNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(RemainderNode::VT_OUT, out);
+  }
+  explicit RemainderNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<RemainderNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<RemainderNode>(end);
+    fbb_.Required(o, RemainderNode::VT_A);
+    fbb_.Required(o, RemainderNode::VT_B);
+    fbb_.Required(o, RemainderNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<RemainderNode> CreateRemainderNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  RemainderNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
+struct LogSumExpNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef LogSumExpNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_AXES = 8,
+    VT_KEEPDIMS = 10
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  const ::flatbuffers::Vector<int32_t> *axes() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_AXES);
+  }
+  bool keepdims() const {
+    return GetField<uint8_t>(VT_KEEPDIMS, 0) != 0;
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyOffset(verifier, VT_AXES) &&
+           verifier.VerifyVector(axes()) &&
+           VerifyField<uint8_t>(verifier, VT_KEEPDIMS, 1) &&
+           verifier.EndTable();
+  }
+};
+
+struct LogSumExpNodeBuilder {
+  typedef LogSumExpNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(LogSumExpNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(LogSumExpNode::VT_OUT, out);
+  }
+  void add_axes(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> axes) {
+    fbb_.AddOffset(LogSumExpNode::VT_AXES, axes);
+  }
+  void add_keepdims(bool keepdims) {
+    fbb_.AddElement<uint8_t>(LogSumExpNode::VT_KEEPDIMS, static_cast<uint8_t>(keepdims), 0);
+  }
+  explicit LogSumExpNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<LogSumExpNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<LogSumExpNode>(end);
+    fbb_.Required(o, LogSumExpNode::VT_X);
+    fbb_.Required(o, LogSumExpNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<LogSumExpNode> CreateLogSumExpNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> axes = 0,
+    bool keepdims = false) {
+  LogSumExpNodeBuilder builder_(_fbb);
+  builder_.add_axes(axes);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  builder_.add_keepdims(keepdims);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<LogSumExpNode> CreateLogSumExpNodeDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const std::vector<int32_t> *axes = nullptr,
+    bool keepdims = false) {
+  auto axes__ = axes ? _fbb.CreateVector<int32_t>(*axes) : 0;
+  return mlxd::ir::CreateLogSumExpNode(
+      _fbb,
+      x,
+      out,
+      axes__,
+      keepdims);
+}
+
+/// Inclusive cumulative product along `axis`; `reverse` multiplies from the end.
+struct CumProdNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef CumProdNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_AXIS = 8,
+    VT_REVERSE = 10
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  int32_t axis() const {
+    return GetField<int32_t>(VT_AXIS, 0);
+  }
+  bool reverse() const {
+    return GetField<uint8_t>(VT_REVERSE, 0) != 0;
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_AXIS, 4) &&
+           VerifyField<uint8_t>(verifier, VT_REVERSE, 1) &&
+           verifier.EndTable();
+  }
+};
+
+struct CumProdNodeBuilder {
+  typedef CumProdNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(CumProdNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(CumProdNode::VT_OUT, out);
+  }
+  void add_axis(int32_t axis) {
+    fbb_.AddElement<int32_t>(CumProdNode::VT_AXIS, axis, 0);
+  }
+  void add_reverse(bool reverse) {
+    fbb_.AddElement<uint8_t>(CumProdNode::VT_REVERSE, static_cast<uint8_t>(reverse), 0);
+  }
+  explicit CumProdNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<CumProdNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<CumProdNode>(end);
+    fbb_.Required(o, CumProdNode::VT_X);
+    fbb_.Required(o, CumProdNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<CumProdNode> CreateCumProdNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    int32_t axis = 0,
+    bool reverse = false) {
+  CumProdNodeBuilder builder_(_fbb);
+  builder_.add_axis(axis);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  builder_.add_reverse(reverse);
+  return builder_.Finish();
+}
+
+/// Sorts along `axis`: `values_out` the sorted values, `indices_out` (uint32,
+/// the compiler casts) their positions in x; either may be absent. Ascending
+/// sorts are stable; a descending sort is the ascending one reversed.
+struct SortNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef SortNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_VALUES_OUT = 6,
+    VT_INDICES_OUT = 8,
+    VT_AXIS = 10,
+    VT_DESCENDING = 12
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *values_out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_VALUES_OUT);
+  }
+  const mlxd::ir::Tid *indices_out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_INDICES_OUT);
+  }
+  int32_t axis() const {
+    return GetField<int32_t>(VT_AXIS, -1);
+  }
+  bool descending() const {
+    return GetField<uint8_t>(VT_DESCENDING, 0) != 0;
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_VALUES_OUT, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_INDICES_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_AXIS, 4) &&
+           VerifyField<uint8_t>(verifier, VT_DESCENDING, 1) &&
+           verifier.EndTable();
+  }
+};
+
+struct SortNodeBuilder {
+  typedef SortNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(SortNode::VT_X, x);
+  }
+  void add_values_out(const mlxd::ir::Tid *values_out) {
+    fbb_.AddStruct(SortNode::VT_VALUES_OUT, values_out);
+  }
+  void add_indices_out(const mlxd::ir::Tid *indices_out) {
+    fbb_.AddStruct(SortNode::VT_INDICES_OUT, indices_out);
+  }
+  void add_axis(int32_t axis) {
+    fbb_.AddElement<int32_t>(SortNode::VT_AXIS, axis, -1);
+  }
+  void add_descending(bool descending) {
+    fbb_.AddElement<uint8_t>(SortNode::VT_DESCENDING, static_cast<uint8_t>(descending), 0);
+  }
+  explicit SortNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<SortNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<SortNode>(end);
+    fbb_.Required(o, SortNode::VT_X);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<SortNode> CreateSortNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *values_out = nullptr,
+    const mlxd::ir::Tid *indices_out = nullptr,
+    int32_t axis = -1,
+    bool descending = false) {
+  SortNodeBuilder builder_(_fbb);
+  builder_.add_axis(axis);
+  builder_.add_indices_out(indices_out);
+  builder_.add_values_out(values_out);
+  builder_.add_x(x);
+  builder_.add_descending(descending);
+  return builder_.Finish();
+}
+
+/// Rolls x by shifts[i] along axes[i]; no axes: the flattened x by shifts[0],
+/// reshaped back.
+struct RollNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef RollNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_SHIFTS = 8,
+    VT_AXES = 10
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  const ::flatbuffers::Vector<int32_t> *shifts() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_SHIFTS);
+  }
+  const ::flatbuffers::Vector<int32_t> *axes() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_AXES);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyOffset(verifier, VT_SHIFTS) &&
+           verifier.VerifyVector(shifts()) &&
+           VerifyOffset(verifier, VT_AXES) &&
+           verifier.VerifyVector(axes()) &&
+           verifier.EndTable();
+  }
+};
+
+struct RollNodeBuilder {
+  typedef RollNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(RollNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(RollNode::VT_OUT, out);
+  }
+  void add_shifts(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> shifts) {
+    fbb_.AddOffset(RollNode::VT_SHIFTS, shifts);
+  }
+  void add_axes(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> axes) {
+    fbb_.AddOffset(RollNode::VT_AXES, axes);
+  }
+  explicit RollNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<RollNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<RollNode>(end);
+    fbb_.Required(o, RollNode::VT_X);
+    fbb_.Required(o, RollNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<RollNode> CreateRollNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> shifts = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> axes = 0) {
+  RollNodeBuilder builder_(_fbb);
+  builder_.add_axes(axes);
+  builder_.add_shifts(shifts);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<RollNode> CreateRollNodeDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const std::vector<int32_t> *shifts = nullptr,
+    const std::vector<int32_t> *axes = nullptr) {
+  auto shifts__ = shifts ? _fbb.CreateVector<int32_t>(*shifts) : 0;
+  auto axes__ = axes ? _fbb.CreateVector<int32_t>(*axes) : 0;
+  return mlxd::ir::CreateRollNode(
+      _fbb,
+      x,
+      out,
+      shifts__,
+      axes__);
+}
+
+/// Max or average pooling over the trailing kernel.length axes of x (PyTorch's
+/// layout: (N, C, *spatial) or (C, *spatial)); kernel, stride, padding and
+/// dilation have one entry per pooled axis. Max pads with -inf, average with
+/// zeros, counted in the divisor when count_include_pad (PyTorch's rules,
+/// ceil_mode included); divisor_override > 0 replaces the divisor.
+/// `indices_out` (max only, int64): each maximum's flat index into its input
+/// plane, as PyTorch's max_pool*_with_indices.
+struct PoolNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef PoolNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_INDICES_OUT = 8,
+    VT_KIND = 10,
+    VT_KERNEL = 12,
+    VT_STRIDE = 14,
+    VT_PADDING = 16,
+    VT_DILATION = 18,
+    VT_CEIL_MODE = 20,
+    VT_COUNT_INCLUDE_PAD = 22,
+    VT_DIVISOR_OVERRIDE = 24
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  const mlxd::ir::Tid *indices_out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_INDICES_OUT);
+  }
+  mlxd::ir::PoolKind kind() const {
+    return static_cast<mlxd::ir::PoolKind>(GetField<int8_t>(VT_KIND, 0));
+  }
+  const ::flatbuffers::Vector<int32_t> *kernel() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_KERNEL);
+  }
+  const ::flatbuffers::Vector<int32_t> *stride() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_STRIDE);
+  }
+  const ::flatbuffers::Vector<int32_t> *padding() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_PADDING);
+  }
+  const ::flatbuffers::Vector<int32_t> *dilation() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_DILATION);
+  }
+  bool ceil_mode() const {
+    return GetField<uint8_t>(VT_CEIL_MODE, 0) != 0;
+  }
+  bool count_include_pad() const {
+    return GetField<uint8_t>(VT_COUNT_INCLUDE_PAD, 1) != 0;
+  }
+  int32_t divisor_override() const {
+    return GetField<int32_t>(VT_DIVISOR_OVERRIDE, 0);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_INDICES_OUT, 4) &&
+           VerifyField<int8_t>(verifier, VT_KIND, 1) &&
+           VerifyOffset(verifier, VT_KERNEL) &&
+           verifier.VerifyVector(kernel()) &&
+           VerifyOffset(verifier, VT_STRIDE) &&
+           verifier.VerifyVector(stride()) &&
+           VerifyOffset(verifier, VT_PADDING) &&
+           verifier.VerifyVector(padding()) &&
+           VerifyOffset(verifier, VT_DILATION) &&
+           verifier.VerifyVector(dilation()) &&
+           VerifyField<uint8_t>(verifier, VT_CEIL_MODE, 1) &&
+           VerifyField<uint8_t>(verifier, VT_COUNT_INCLUDE_PAD, 1) &&
+           VerifyField<int32_t>(verifier, VT_DIVISOR_OVERRIDE, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct PoolNodeBuilder {
+  typedef PoolNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(PoolNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(PoolNode::VT_OUT, out);
+  }
+  void add_indices_out(const mlxd::ir::Tid *indices_out) {
+    fbb_.AddStruct(PoolNode::VT_INDICES_OUT, indices_out);
+  }
+  void add_kind(mlxd::ir::PoolKind kind) {
+    fbb_.AddElement<int8_t>(PoolNode::VT_KIND, static_cast<int8_t>(kind), 0);
+  }
+  void add_kernel(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> kernel) {
+    fbb_.AddOffset(PoolNode::VT_KERNEL, kernel);
+  }
+  void add_stride(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> stride) {
+    fbb_.AddOffset(PoolNode::VT_STRIDE, stride);
+  }
+  void add_padding(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> padding) {
+    fbb_.AddOffset(PoolNode::VT_PADDING, padding);
+  }
+  void add_dilation(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> dilation) {
+    fbb_.AddOffset(PoolNode::VT_DILATION, dilation);
+  }
+  void add_ceil_mode(bool ceil_mode) {
+    fbb_.AddElement<uint8_t>(PoolNode::VT_CEIL_MODE, static_cast<uint8_t>(ceil_mode), 0);
+  }
+  void add_count_include_pad(bool count_include_pad) {
+    fbb_.AddElement<uint8_t>(PoolNode::VT_COUNT_INCLUDE_PAD, static_cast<uint8_t>(count_include_pad), 1);
+  }
+  void add_divisor_override(int32_t divisor_override) {
+    fbb_.AddElement<int32_t>(PoolNode::VT_DIVISOR_OVERRIDE, divisor_override, 0);
+  }
+  explicit PoolNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<PoolNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<PoolNode>(end);
+    fbb_.Required(o, PoolNode::VT_X);
+    fbb_.Required(o, PoolNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<PoolNode> CreatePoolNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const mlxd::ir::Tid *indices_out = nullptr,
+    mlxd::ir::PoolKind kind = mlxd::ir::PoolKind_Max,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> kernel = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> stride = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> padding = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> dilation = 0,
+    bool ceil_mode = false,
+    bool count_include_pad = true,
+    int32_t divisor_override = 0) {
+  PoolNodeBuilder builder_(_fbb);
+  builder_.add_divisor_override(divisor_override);
+  builder_.add_dilation(dilation);
+  builder_.add_padding(padding);
+  builder_.add_stride(stride);
+  builder_.add_kernel(kernel);
+  builder_.add_indices_out(indices_out);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  builder_.add_count_include_pad(count_include_pad);
+  builder_.add_ceil_mode(ceil_mode);
+  builder_.add_kind(kind);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<PoolNode> CreatePoolNodeDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const mlxd::ir::Tid *indices_out = nullptr,
+    mlxd::ir::PoolKind kind = mlxd::ir::PoolKind_Max,
+    const std::vector<int32_t> *kernel = nullptr,
+    const std::vector<int32_t> *stride = nullptr,
+    const std::vector<int32_t> *padding = nullptr,
+    const std::vector<int32_t> *dilation = nullptr,
+    bool ceil_mode = false,
+    bool count_include_pad = true,
+    int32_t divisor_override = 0) {
+  auto kernel__ = kernel ? _fbb.CreateVector<int32_t>(*kernel) : 0;
+  auto stride__ = stride ? _fbb.CreateVector<int32_t>(*stride) : 0;
+  auto padding__ = padding ? _fbb.CreateVector<int32_t>(*padding) : 0;
+  auto dilation__ = dilation ? _fbb.CreateVector<int32_t>(*dilation) : 0;
+  return mlxd::ir::CreatePoolNode(
+      _fbb,
+      x,
+      out,
+      indices_out,
+      kind,
+      kernel__,
+      stride__,
+      padding__,
+      dilation__,
+      ceil_mode,
+      count_include_pad,
+      divisor_override);
+}
+
+/// Resizes the trailing out_size.length axes of x to out_size. Output position
+/// i of an axis reads input coordinate src(i): Nearest: floor(i * scales[a]);
+/// Linear (bilinear, trilinear: separable): align_corners: i * (in - 1) /
+/// (out - 1), else max(0, (i + 0.5) * scales[a] - 0.5), interpolating the two
+/// neighbours. scales[a] is PyTorch's input/output ratio of the axis (1 /
+/// scale_factor when one was given).
+struct UpsampleNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef UpsampleNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_MODE = 8,
+    VT_ALIGN_CORNERS = 10,
+    VT_OUT_SIZE = 12,
+    VT_SCALES = 14
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  mlxd::ir::UpsampleMode mode() const {
+    return static_cast<mlxd::ir::UpsampleMode>(GetField<int8_t>(VT_MODE, 0));
+  }
+  bool align_corners() const {
+    return GetField<uint8_t>(VT_ALIGN_CORNERS, 0) != 0;
+  }
+  const ::flatbuffers::Vector<int32_t> *out_size() const {
+    return GetPointer<const ::flatbuffers::Vector<int32_t> *>(VT_OUT_SIZE);
+  }
+  const ::flatbuffers::Vector<double> *scales() const {
+    return GetPointer<const ::flatbuffers::Vector<double> *>(VT_SCALES);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int8_t>(verifier, VT_MODE, 1) &&
+           VerifyField<uint8_t>(verifier, VT_ALIGN_CORNERS, 1) &&
+           VerifyOffset(verifier, VT_OUT_SIZE) &&
+           verifier.VerifyVector(out_size()) &&
+           VerifyOffset(verifier, VT_SCALES) &&
+           verifier.VerifyVector(scales()) &&
+           verifier.EndTable();
+  }
+};
+
+struct UpsampleNodeBuilder {
+  typedef UpsampleNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(UpsampleNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(UpsampleNode::VT_OUT, out);
+  }
+  void add_mode(mlxd::ir::UpsampleMode mode) {
+    fbb_.AddElement<int8_t>(UpsampleNode::VT_MODE, static_cast<int8_t>(mode), 0);
+  }
+  void add_align_corners(bool align_corners) {
+    fbb_.AddElement<uint8_t>(UpsampleNode::VT_ALIGN_CORNERS, static_cast<uint8_t>(align_corners), 0);
+  }
+  void add_out_size(::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> out_size) {
+    fbb_.AddOffset(UpsampleNode::VT_OUT_SIZE, out_size);
+  }
+  void add_scales(::flatbuffers::Offset<::flatbuffers::Vector<double>> scales) {
+    fbb_.AddOffset(UpsampleNode::VT_SCALES, scales);
+  }
+  explicit UpsampleNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<UpsampleNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<UpsampleNode>(end);
+    fbb_.Required(o, UpsampleNode::VT_X);
+    fbb_.Required(o, UpsampleNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<UpsampleNode> CreateUpsampleNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    mlxd::ir::UpsampleMode mode = mlxd::ir::UpsampleMode_Nearest,
+    bool align_corners = false,
+    ::flatbuffers::Offset<::flatbuffers::Vector<int32_t>> out_size = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<double>> scales = 0) {
+  UpsampleNodeBuilder builder_(_fbb);
+  builder_.add_scales(scales);
+  builder_.add_out_size(out_size);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  builder_.add_align_corners(align_corners);
+  builder_.add_mode(mode);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<UpsampleNode> CreateUpsampleNodeDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    mlxd::ir::UpsampleMode mode = mlxd::ir::UpsampleMode_Nearest,
+    bool align_corners = false,
+    const std::vector<int32_t> *out_size = nullptr,
+    const std::vector<double> *scales = nullptr) {
+  auto out_size__ = out_size ? _fbb.CreateVector<int32_t>(*out_size) : 0;
+  auto scales__ = scales ? _fbb.CreateVector<double>(*scales) : 0;
+  return mlxd::ir::CreateUpsampleNode(
+      _fbb,
+      x,
+      out,
+      mode,
+      align_corners,
+      out_size__,
+      scales__);
+}
+
 struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -8169,6 +10642,99 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   }
   const mlxd::ir::IndexPutNode *op_as_IndexPutNode() const {
     return op_type() == mlxd::ir::OpNode_IndexPutNode ? static_cast<const mlxd::ir::IndexPutNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::TanNode *op_as_TanNode() const {
+    return op_type() == mlxd::ir::OpNode_TanNode ? static_cast<const mlxd::ir::TanNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::SinhNode *op_as_SinhNode() const {
+    return op_type() == mlxd::ir::OpNode_SinhNode ? static_cast<const mlxd::ir::SinhNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::CoshNode *op_as_CoshNode() const {
+    return op_type() == mlxd::ir::OpNode_CoshNode ? static_cast<const mlxd::ir::CoshNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcSinNode *op_as_ArcSinNode() const {
+    return op_type() == mlxd::ir::OpNode_ArcSinNode ? static_cast<const mlxd::ir::ArcSinNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcCosNode *op_as_ArcCosNode() const {
+    return op_type() == mlxd::ir::OpNode_ArcCosNode ? static_cast<const mlxd::ir::ArcCosNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcTanNode *op_as_ArcTanNode() const {
+    return op_type() == mlxd::ir::OpNode_ArcTanNode ? static_cast<const mlxd::ir::ArcTanNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcSinhNode *op_as_ArcSinhNode() const {
+    return op_type() == mlxd::ir::OpNode_ArcSinhNode ? static_cast<const mlxd::ir::ArcSinhNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcCoshNode *op_as_ArcCoshNode() const {
+    return op_type() == mlxd::ir::OpNode_ArcCoshNode ? static_cast<const mlxd::ir::ArcCoshNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcTanhNode *op_as_ArcTanhNode() const {
+    return op_type() == mlxd::ir::OpNode_ArcTanhNode ? static_cast<const mlxd::ir::ArcTanhNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::Log2Node *op_as_Log2Node() const {
+    return op_type() == mlxd::ir::OpNode_Log2Node ? static_cast<const mlxd::ir::Log2Node *>(op()) : nullptr;
+  }
+  const mlxd::ir::Log10Node *op_as_Log10Node() const {
+    return op_type() == mlxd::ir::OpNode_Log10Node ? static_cast<const mlxd::ir::Log10Node *>(op()) : nullptr;
+  }
+  const mlxd::ir::Log1pNode *op_as_Log1pNode() const {
+    return op_type() == mlxd::ir::OpNode_Log1pNode ? static_cast<const mlxd::ir::Log1pNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::Expm1Node *op_as_Expm1Node() const {
+    return op_type() == mlxd::ir::OpNode_Expm1Node ? static_cast<const mlxd::ir::Expm1Node *>(op()) : nullptr;
+  }
+  const mlxd::ir::SignNode *op_as_SignNode() const {
+    return op_type() == mlxd::ir::OpNode_SignNode ? static_cast<const mlxd::ir::SignNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::TruncNode *op_as_TruncNode() const {
+    return op_type() == mlxd::ir::OpNode_TruncNode ? static_cast<const mlxd::ir::TruncNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::SquareNode *op_as_SquareNode() const {
+    return op_type() == mlxd::ir::OpNode_SquareNode ? static_cast<const mlxd::ir::SquareNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::IsNanNode *op_as_IsNanNode() const {
+    return op_type() == mlxd::ir::OpNode_IsNanNode ? static_cast<const mlxd::ir::IsNanNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::IsInfNode *op_as_IsInfNode() const {
+    return op_type() == mlxd::ir::OpNode_IsInfNode ? static_cast<const mlxd::ir::IsInfNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::BitwiseNotNode *op_as_BitwiseNotNode() const {
+    return op_type() == mlxd::ir::OpNode_BitwiseNotNode ? static_cast<const mlxd::ir::BitwiseNotNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::BitwiseAndNode *op_as_BitwiseAndNode() const {
+    return op_type() == mlxd::ir::OpNode_BitwiseAndNode ? static_cast<const mlxd::ir::BitwiseAndNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::BitwiseOrNode *op_as_BitwiseOrNode() const {
+    return op_type() == mlxd::ir::OpNode_BitwiseOrNode ? static_cast<const mlxd::ir::BitwiseOrNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::BitwiseXorNode *op_as_BitwiseXorNode() const {
+    return op_type() == mlxd::ir::OpNode_BitwiseXorNode ? static_cast<const mlxd::ir::BitwiseXorNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ArcTan2Node *op_as_ArcTan2Node() const {
+    return op_type() == mlxd::ir::OpNode_ArcTan2Node ? static_cast<const mlxd::ir::ArcTan2Node *>(op()) : nullptr;
+  }
+  const mlxd::ir::LogAddExpNode *op_as_LogAddExpNode() const {
+    return op_type() == mlxd::ir::OpNode_LogAddExpNode ? static_cast<const mlxd::ir::LogAddExpNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::RemainderNode *op_as_RemainderNode() const {
+    return op_type() == mlxd::ir::OpNode_RemainderNode ? static_cast<const mlxd::ir::RemainderNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::LogSumExpNode *op_as_LogSumExpNode() const {
+    return op_type() == mlxd::ir::OpNode_LogSumExpNode ? static_cast<const mlxd::ir::LogSumExpNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::CumProdNode *op_as_CumProdNode() const {
+    return op_type() == mlxd::ir::OpNode_CumProdNode ? static_cast<const mlxd::ir::CumProdNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::SortNode *op_as_SortNode() const {
+    return op_type() == mlxd::ir::OpNode_SortNode ? static_cast<const mlxd::ir::SortNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::RollNode *op_as_RollNode() const {
+    return op_type() == mlxd::ir::OpNode_RollNode ? static_cast<const mlxd::ir::RollNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::PoolNode *op_as_PoolNode() const {
+    return op_type() == mlxd::ir::OpNode_PoolNode ? static_cast<const mlxd::ir::PoolNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::UpsampleNode *op_as_UpsampleNode() const {
+    return op_type() == mlxd::ir::OpNode_UpsampleNode ? static_cast<const mlxd::ir::UpsampleNode *>(op()) : nullptr;
   }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
@@ -8526,6 +11092,130 @@ template<> inline const mlxd::ir::IntBinaryNode *Instruction::op_as<mlxd::ir::In
 
 template<> inline const mlxd::ir::IndexPutNode *Instruction::op_as<mlxd::ir::IndexPutNode>() const {
   return op_as_IndexPutNode();
+}
+
+template<> inline const mlxd::ir::TanNode *Instruction::op_as<mlxd::ir::TanNode>() const {
+  return op_as_TanNode();
+}
+
+template<> inline const mlxd::ir::SinhNode *Instruction::op_as<mlxd::ir::SinhNode>() const {
+  return op_as_SinhNode();
+}
+
+template<> inline const mlxd::ir::CoshNode *Instruction::op_as<mlxd::ir::CoshNode>() const {
+  return op_as_CoshNode();
+}
+
+template<> inline const mlxd::ir::ArcSinNode *Instruction::op_as<mlxd::ir::ArcSinNode>() const {
+  return op_as_ArcSinNode();
+}
+
+template<> inline const mlxd::ir::ArcCosNode *Instruction::op_as<mlxd::ir::ArcCosNode>() const {
+  return op_as_ArcCosNode();
+}
+
+template<> inline const mlxd::ir::ArcTanNode *Instruction::op_as<mlxd::ir::ArcTanNode>() const {
+  return op_as_ArcTanNode();
+}
+
+template<> inline const mlxd::ir::ArcSinhNode *Instruction::op_as<mlxd::ir::ArcSinhNode>() const {
+  return op_as_ArcSinhNode();
+}
+
+template<> inline const mlxd::ir::ArcCoshNode *Instruction::op_as<mlxd::ir::ArcCoshNode>() const {
+  return op_as_ArcCoshNode();
+}
+
+template<> inline const mlxd::ir::ArcTanhNode *Instruction::op_as<mlxd::ir::ArcTanhNode>() const {
+  return op_as_ArcTanhNode();
+}
+
+template<> inline const mlxd::ir::Log2Node *Instruction::op_as<mlxd::ir::Log2Node>() const {
+  return op_as_Log2Node();
+}
+
+template<> inline const mlxd::ir::Log10Node *Instruction::op_as<mlxd::ir::Log10Node>() const {
+  return op_as_Log10Node();
+}
+
+template<> inline const mlxd::ir::Log1pNode *Instruction::op_as<mlxd::ir::Log1pNode>() const {
+  return op_as_Log1pNode();
+}
+
+template<> inline const mlxd::ir::Expm1Node *Instruction::op_as<mlxd::ir::Expm1Node>() const {
+  return op_as_Expm1Node();
+}
+
+template<> inline const mlxd::ir::SignNode *Instruction::op_as<mlxd::ir::SignNode>() const {
+  return op_as_SignNode();
+}
+
+template<> inline const mlxd::ir::TruncNode *Instruction::op_as<mlxd::ir::TruncNode>() const {
+  return op_as_TruncNode();
+}
+
+template<> inline const mlxd::ir::SquareNode *Instruction::op_as<mlxd::ir::SquareNode>() const {
+  return op_as_SquareNode();
+}
+
+template<> inline const mlxd::ir::IsNanNode *Instruction::op_as<mlxd::ir::IsNanNode>() const {
+  return op_as_IsNanNode();
+}
+
+template<> inline const mlxd::ir::IsInfNode *Instruction::op_as<mlxd::ir::IsInfNode>() const {
+  return op_as_IsInfNode();
+}
+
+template<> inline const mlxd::ir::BitwiseNotNode *Instruction::op_as<mlxd::ir::BitwiseNotNode>() const {
+  return op_as_BitwiseNotNode();
+}
+
+template<> inline const mlxd::ir::BitwiseAndNode *Instruction::op_as<mlxd::ir::BitwiseAndNode>() const {
+  return op_as_BitwiseAndNode();
+}
+
+template<> inline const mlxd::ir::BitwiseOrNode *Instruction::op_as<mlxd::ir::BitwiseOrNode>() const {
+  return op_as_BitwiseOrNode();
+}
+
+template<> inline const mlxd::ir::BitwiseXorNode *Instruction::op_as<mlxd::ir::BitwiseXorNode>() const {
+  return op_as_BitwiseXorNode();
+}
+
+template<> inline const mlxd::ir::ArcTan2Node *Instruction::op_as<mlxd::ir::ArcTan2Node>() const {
+  return op_as_ArcTan2Node();
+}
+
+template<> inline const mlxd::ir::LogAddExpNode *Instruction::op_as<mlxd::ir::LogAddExpNode>() const {
+  return op_as_LogAddExpNode();
+}
+
+template<> inline const mlxd::ir::RemainderNode *Instruction::op_as<mlxd::ir::RemainderNode>() const {
+  return op_as_RemainderNode();
+}
+
+template<> inline const mlxd::ir::LogSumExpNode *Instruction::op_as<mlxd::ir::LogSumExpNode>() const {
+  return op_as_LogSumExpNode();
+}
+
+template<> inline const mlxd::ir::CumProdNode *Instruction::op_as<mlxd::ir::CumProdNode>() const {
+  return op_as_CumProdNode();
+}
+
+template<> inline const mlxd::ir::SortNode *Instruction::op_as<mlxd::ir::SortNode>() const {
+  return op_as_SortNode();
+}
+
+template<> inline const mlxd::ir::RollNode *Instruction::op_as<mlxd::ir::RollNode>() const {
+  return op_as_RollNode();
+}
+
+template<> inline const mlxd::ir::PoolNode *Instruction::op_as<mlxd::ir::PoolNode>() const {
+  return op_as_PoolNode();
+}
+
+template<> inline const mlxd::ir::UpsampleNode *Instruction::op_as<mlxd::ir::UpsampleNode>() const {
+  return op_as_UpsampleNode();
 }
 
 struct InstructionBuilder {
@@ -9201,6 +11891,130 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_IndexPutNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::IndexPutNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_TanNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::TanNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_SinhNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::SinhNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_CoshNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::CoshNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcSinNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcSinNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcCosNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcCosNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcTanNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcTanNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcSinhNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcSinhNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcCoshNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcCoshNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcTanhNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcTanhNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_Log2Node: {
+      auto ptr = reinterpret_cast<const mlxd::ir::Log2Node *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_Log10Node: {
+      auto ptr = reinterpret_cast<const mlxd::ir::Log10Node *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_Log1pNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::Log1pNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_Expm1Node: {
+      auto ptr = reinterpret_cast<const mlxd::ir::Expm1Node *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_SignNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::SignNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_TruncNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::TruncNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_SquareNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::SquareNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_IsNanNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::IsNanNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_IsInfNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::IsInfNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_BitwiseNotNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::BitwiseNotNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_BitwiseAndNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::BitwiseAndNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_BitwiseOrNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::BitwiseOrNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_BitwiseXorNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::BitwiseXorNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ArcTan2Node: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ArcTan2Node *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_LogAddExpNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::LogAddExpNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_RemainderNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::RemainderNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_LogSumExpNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::LogSumExpNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_CumProdNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::CumProdNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_SortNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::SortNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_RollNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::RollNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_PoolNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::PoolNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_UpsampleNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::UpsampleNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

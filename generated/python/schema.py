@@ -676,7 +676,8 @@ class RmsNormNode:
 
 # N-d convolution in PyTorch's layout: x (N, C, *spatial), weight
 # (O, C / groups, *kernel); stride, padding and dilation have one entry per
-# spatial axis.
+# spatial axis. `transposed`: PyTorch's conv_transpose, weight
+# (C, O / groups, *kernel), `output_padding` added to one side of the output.
 @_dataclasses.dataclass(kw_only=True)
 class ConvNode:
     """table mlxd.ir.ConvNode"""
@@ -689,6 +690,8 @@ class ConvNode:
     padding: list[int] | None = None
     dilation: list[int] | None = None
     groups: int = 1
+    transposed: bool = False
+    output_padding: list[int] | None = None
 
 
 # softmax(q k^T * scale + mask) v with q (B, H, L, D) and k, v (B, Hkv, S, D),
@@ -990,6 +993,317 @@ class IndexPutNode:
 
 
 @_dataclasses.dataclass(kw_only=True)
+class TanNode:
+    """table mlxd.ir.TanNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SinhNode:
+    """table mlxd.ir.SinhNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class CoshNode:
+    """table mlxd.ir.CoshNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArcSinNode:
+    """table mlxd.ir.ArcSinNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArcCosNode:
+    """table mlxd.ir.ArcCosNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArcTanNode:
+    """table mlxd.ir.ArcTanNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArcSinhNode:
+    """table mlxd.ir.ArcSinhNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArcCoshNode:
+    """table mlxd.ir.ArcCoshNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class ArcTanhNode:
+    """table mlxd.ir.ArcTanhNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class Log2Node:
+    """table mlxd.ir.Log2Node"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class Log10Node:
+    """table mlxd.ir.Log10Node"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class Log1pNode:
+    """table mlxd.ir.Log1pNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class Expm1Node:
+    """table mlxd.ir.Expm1Node"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SignNode:
+    """table mlxd.ir.SignNode"""
+
+    x: Tid
+    out: Tid
+
+
+# Rounds toward zero.
+@_dataclasses.dataclass(kw_only=True)
+class TruncNode:
+    """table mlxd.ir.TruncNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class SquareNode:
+    """table mlxd.ir.SquareNode"""
+
+    x: Tid
+    out: Tid
+
+
+# Results are bool.
+@_dataclasses.dataclass(kw_only=True)
+class IsNanNode:
+    """table mlxd.ir.IsNanNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class IsInfNode:
+    """table mlxd.ir.IsInfNode"""
+
+    x: Tid
+    out: Tid
+
+
+# Bitwise ops on integers; on bool they are the logical ops.
+@_dataclasses.dataclass(kw_only=True)
+class BitwiseNotNode:
+    """table mlxd.ir.BitwiseNotNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class BitwiseAndNode:
+    """table mlxd.ir.BitwiseAndNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class BitwiseOrNode:
+    """table mlxd.ir.BitwiseOrNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class BitwiseXorNode:
+    """table mlxd.ir.BitwiseXorNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+# atan2(a, b): the angle of the point (b, a).
+@_dataclasses.dataclass(kw_only=True)
+class ArcTan2Node:
+    """table mlxd.ir.ArcTan2Node"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogAddExpNode:
+    """table mlxd.ir.LogAddExpNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+# PyTorch's remainder: a - floor(a / b) * b, so a nonzero result has the
+# sign of the divisor b (not C's fmod, whose result has the sign of a).
+@_dataclasses.dataclass(kw_only=True)
+class RemainderNode:
+    """table mlxd.ir.RemainderNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class LogSumExpNode:
+    """table mlxd.ir.LogSumExpNode"""
+
+    x: Tid
+    out: Tid
+    axes: list[int] | None = None
+    keepdims: bool = False
+
+
+# Inclusive cumulative product along `axis`; `reverse` multiplies from the end.
+@_dataclasses.dataclass(kw_only=True)
+class CumProdNode:
+    """table mlxd.ir.CumProdNode"""
+
+    x: Tid
+    out: Tid
+    axis: int = 0
+    reverse: bool = False
+
+
+# Sorts along `axis`: `values_out` the sorted values, `indices_out` (uint32,
+# the compiler casts) their positions in x; either may be absent. Ascending
+# sorts are stable; a descending sort is the ascending one reversed.
+@_dataclasses.dataclass(kw_only=True)
+class SortNode:
+    """table mlxd.ir.SortNode"""
+
+    x: Tid
+    values_out: Tid | None = None
+    indices_out: Tid | None = None
+    axis: int = -1
+    descending: bool = False
+
+
+# Rolls x by shifts[i] along axes[i]; no axes: the flattened x by shifts[0],
+# reshaped back.
+@_dataclasses.dataclass(kw_only=True)
+class RollNode:
+    """table mlxd.ir.RollNode"""
+
+    x: Tid
+    out: Tid
+    shifts: list[int] | None = None
+    axes: list[int] | None = None
+
+
+class PoolKind(_enum.IntEnum):
+    Max = 0
+    Avg = 1
+
+
+# Max or average pooling over the trailing kernel.length axes of x (PyTorch's
+# layout: (N, C, *spatial) or (C, *spatial)); kernel, stride, padding and
+# dilation have one entry per pooled axis. Max pads with -inf, average with
+# zeros, counted in the divisor when count_include_pad (PyTorch's rules,
+# ceil_mode included); divisor_override > 0 replaces the divisor.
+# `indices_out` (max only, int64): each maximum's flat index into its input
+# plane, as PyTorch's max_pool*_with_indices.
+@_dataclasses.dataclass(kw_only=True)
+class PoolNode:
+    """table mlxd.ir.PoolNode"""
+
+    x: Tid
+    out: Tid
+    indices_out: Tid | None = None
+    kind: PoolKind = PoolKind.Max
+    kernel: list[int] | None = None
+    stride: list[int] | None = None
+    padding: list[int] | None = None
+    dilation: list[int] | None = None
+    ceil_mode: bool = False
+    count_include_pad: bool = True
+    divisor_override: int = 0
+
+
+class UpsampleMode(_enum.IntEnum):
+    Nearest = 0
+    Linear = 1
+
+
+# Resizes the trailing out_size.length axes of x to out_size. Output position
+# i of an axis reads input coordinate src(i): Nearest: floor(i * scales[a]);
+# Linear (bilinear, trilinear: separable): align_corners: i * (in - 1) /
+# (out - 1), else max(0, (i + 0.5) * scales[a] - 0.5), interpolating the two
+# neighbours. scales[a] is PyTorch's input/output ratio of the axis (1 /
+# scale_factor when one was given).
+@_dataclasses.dataclass(kw_only=True)
+class UpsampleNode:
+    """table mlxd.ir.UpsampleNode"""
+
+    x: Tid
+    out: Tid
+    mode: UpsampleMode = UpsampleMode.Nearest
+    align_corners: bool = False
+    out_size: list[int] | None = None
+    scales: list[float] | None = None
+
+
+@_dataclasses.dataclass(kw_only=True)
 class Instruction:
     """table mlxd.ir.Instruction"""
 
@@ -1117,6 +1431,37 @@ OpNode = _typing.Union[
     ItemNode,
     IntBinaryNode,
     IndexPutNode,
+    TanNode,
+    SinhNode,
+    CoshNode,
+    ArcSinNode,
+    ArcCosNode,
+    ArcTanNode,
+    ArcSinhNode,
+    ArcCoshNode,
+    ArcTanhNode,
+    Log2Node,
+    Log10Node,
+    Log1pNode,
+    Expm1Node,
+    SignNode,
+    TruncNode,
+    SquareNode,
+    IsNanNode,
+    IsInfNode,
+    BitwiseNotNode,
+    BitwiseAndNode,
+    BitwiseOrNode,
+    BitwiseXorNode,
+    ArcTan2Node,
+    LogAddExpNode,
+    RemainderNode,
+    LogSumExpNode,
+    CumProdNode,
+    SortNode,
+    RollNode,
+    PoolNode,
+    UpsampleNode,
 ]
 
 
@@ -1211,6 +1556,37 @@ class OpNodeType(_enum.IntEnum):
     ItemNode = 85
     IntBinaryNode = 86
     IndexPutNode = 87
+    TanNode = 88
+    SinhNode = 89
+    CoshNode = 90
+    ArcSinNode = 91
+    ArcCosNode = 92
+    ArcTanNode = 93
+    ArcSinhNode = 94
+    ArcCoshNode = 95
+    ArcTanhNode = 96
+    Log2Node = 97
+    Log10Node = 98
+    Log1pNode = 99
+    Expm1Node = 100
+    SignNode = 101
+    TruncNode = 102
+    SquareNode = 103
+    IsNanNode = 104
+    IsInfNode = 105
+    BitwiseNotNode = 106
+    BitwiseAndNode = 107
+    BitwiseOrNode = 108
+    BitwiseXorNode = 109
+    ArcTan2Node = 110
+    LogAddExpNode = 111
+    RemainderNode = 112
+    LogSumExpNode = 113
+    CumProdNode = 114
+    SortNode = 115
+    RollNode = 116
+    PoolNode = 117
+    UpsampleNode = 118
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1302,6 +1678,37 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     ItemNode: OpNodeType.ItemNode,
     IntBinaryNode: OpNodeType.IntBinaryNode,
     IndexPutNode: OpNodeType.IndexPutNode,
+    TanNode: OpNodeType.TanNode,
+    SinhNode: OpNodeType.SinhNode,
+    CoshNode: OpNodeType.CoshNode,
+    ArcSinNode: OpNodeType.ArcSinNode,
+    ArcCosNode: OpNodeType.ArcCosNode,
+    ArcTanNode: OpNodeType.ArcTanNode,
+    ArcSinhNode: OpNodeType.ArcSinhNode,
+    ArcCoshNode: OpNodeType.ArcCoshNode,
+    ArcTanhNode: OpNodeType.ArcTanhNode,
+    Log2Node: OpNodeType.Log2Node,
+    Log10Node: OpNodeType.Log10Node,
+    Log1pNode: OpNodeType.Log1pNode,
+    Expm1Node: OpNodeType.Expm1Node,
+    SignNode: OpNodeType.SignNode,
+    TruncNode: OpNodeType.TruncNode,
+    SquareNode: OpNodeType.SquareNode,
+    IsNanNode: OpNodeType.IsNanNode,
+    IsInfNode: OpNodeType.IsInfNode,
+    BitwiseNotNode: OpNodeType.BitwiseNotNode,
+    BitwiseAndNode: OpNodeType.BitwiseAndNode,
+    BitwiseOrNode: OpNodeType.BitwiseOrNode,
+    BitwiseXorNode: OpNodeType.BitwiseXorNode,
+    ArcTan2Node: OpNodeType.ArcTan2Node,
+    LogAddExpNode: OpNodeType.LogAddExpNode,
+    RemainderNode: OpNodeType.RemainderNode,
+    LogSumExpNode: OpNodeType.LogSumExpNode,
+    CumProdNode: OpNodeType.CumProdNode,
+    SortNode: OpNodeType.SortNode,
+    RollNode: OpNodeType.RollNode,
+    PoolNode: OpNodeType.PoolNode,
+    UpsampleNode: OpNodeType.UpsampleNode,
 }
 
 
@@ -2373,7 +2780,10 @@ class Builders:
         o4 = None if obj.stride is None else _scalars(builder, "i", 4, 4, obj.stride)
         o5 = None if obj.padding is None else _scalars(builder, "i", 4, 4, obj.padding)
         o6 = None if obj.dilation is None else _scalars(builder, "i", 4, 4, obj.dilation)
-        builder.StartObject(8)
+        o9 = (
+            None if obj.output_padding is None else _scalars(builder, "i", 4, 4, obj.output_padding)
+        )
+        builder.StartObject(10)
         self.write_Tid(builder, obj.x)
         builder.Slot(0)
         self.write_Tid(builder, obj.weight)
@@ -2390,6 +2800,9 @@ class Builders:
         if o6 is not None:
             builder.PrependUOffsetTRelativeSlot(6, o6, 0)
         builder.PrependInt32Slot(7, obj.groups, 1)
+        if o9 is not None:
+            builder.PrependUOffsetTRelativeSlot(9, o9, 0)
+        builder.PrependBoolSlot(8, obj.transposed, False)
         return builder.EndObject()
 
     def build_ScaledDotProductAttentionNode(self, builder, obj):
@@ -2918,6 +3331,476 @@ class Builders:
         builder.PrependInt32Slot(4, obj.axis, 0)
         return builder.EndObject()
 
+    def build_TanNode(self, builder, obj):
+        """Write table mlxd.ir.TanNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TanNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TanNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SinhNode(self, builder, obj):
+        """Write table mlxd.ir.SinhNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SinhNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SinhNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_CoshNode(self, builder, obj):
+        """Write table mlxd.ir.CoshNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.CoshNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.CoshNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ArcSinNode(self, builder, obj):
+        """Write table mlxd.ir.ArcSinNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArcSinNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcSinNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ArcCosNode(self, builder, obj):
+        """Write table mlxd.ir.ArcCosNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArcCosNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcCosNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ArcTanNode(self, builder, obj):
+        """Write table mlxd.ir.ArcTanNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArcTanNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcTanNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ArcSinhNode(self, builder, obj):
+        """Write table mlxd.ir.ArcSinhNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArcSinhNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcSinhNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ArcCoshNode(self, builder, obj):
+        """Write table mlxd.ir.ArcCoshNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArcCoshNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcCoshNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_ArcTanhNode(self, builder, obj):
+        """Write table mlxd.ir.ArcTanhNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ArcTanhNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcTanhNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_Log2Node(self, builder, obj):
+        """Write table mlxd.ir.Log2Node; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.Log2Node.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.Log2Node.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_Log10Node(self, builder, obj):
+        """Write table mlxd.ir.Log10Node; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.Log10Node.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.Log10Node.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_Log1pNode(self, builder, obj):
+        """Write table mlxd.ir.Log1pNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.Log1pNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.Log1pNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_Expm1Node(self, builder, obj):
+        """Write table mlxd.ir.Expm1Node; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.Expm1Node.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.Expm1Node.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SignNode(self, builder, obj):
+        """Write table mlxd.ir.SignNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SignNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SignNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_TruncNode(self, builder, obj):
+        """Write table mlxd.ir.TruncNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.TruncNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.TruncNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_SquareNode(self, builder, obj):
+        """Write table mlxd.ir.SquareNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SquareNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SquareNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_IsNanNode(self, builder, obj):
+        """Write table mlxd.ir.IsNanNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.IsNanNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IsNanNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_IsInfNode(self, builder, obj):
+        """Write table mlxd.ir.IsInfNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.IsInfNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IsInfNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_BitwiseNotNode(self, builder, obj):
+        """Write table mlxd.ir.BitwiseNotNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.BitwiseNotNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.BitwiseNotNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_BitwiseAndNode(self, builder, obj):
+        """Write table mlxd.ir.BitwiseAndNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.BitwiseAndNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.BitwiseAndNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.BitwiseAndNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_BitwiseOrNode(self, builder, obj):
+        """Write table mlxd.ir.BitwiseOrNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.BitwiseOrNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.BitwiseOrNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.BitwiseOrNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_BitwiseXorNode(self, builder, obj):
+        """Write table mlxd.ir.BitwiseXorNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.BitwiseXorNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.BitwiseXorNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.BitwiseXorNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_ArcTan2Node(self, builder, obj):
+        """Write table mlxd.ir.ArcTan2Node; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.ArcTan2Node.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.ArcTan2Node.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ArcTan2Node.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LogAddExpNode(self, builder, obj):
+        """Write table mlxd.ir.LogAddExpNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.LogAddExpNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.LogAddExpNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogAddExpNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_RemainderNode(self, builder, obj):
+        """Write table mlxd.ir.RemainderNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.RemainderNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.RemainderNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.RemainderNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_LogSumExpNode(self, builder, obj):
+        """Write table mlxd.ir.LogSumExpNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.LogSumExpNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogSumExpNode.out is required")
+        o2 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        builder.PrependBoolSlot(3, obj.keepdims, False)
+        return builder.EndObject()
+
+    def build_CumProdNode(self, builder, obj):
+        """Write table mlxd.ir.CumProdNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.CumProdNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.CumProdNode.out is required")
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.axis, 0)
+        builder.PrependBoolSlot(3, obj.reverse, False)
+        return builder.EndObject()
+
+    def build_SortNode(self, builder, obj):
+        """Write table mlxd.ir.SortNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.SortNode.x is required")
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        if obj.values_out is not None:
+            self.write_Tid(builder, obj.values_out)
+            builder.Slot(1)
+        if obj.indices_out is not None:
+            self.write_Tid(builder, obj.indices_out)
+            builder.Slot(2)
+        builder.PrependInt32Slot(3, obj.axis, -1)
+        builder.PrependBoolSlot(4, obj.descending, False)
+        return builder.EndObject()
+
+    def build_RollNode(self, builder, obj):
+        """Write table mlxd.ir.RollNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.RollNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.RollNode.out is required")
+        o2 = None if obj.shifts is None else _scalars(builder, "i", 4, 4, obj.shifts)
+        o3 = None if obj.axes is None else _scalars(builder, "i", 4, 4, obj.axes)
+        builder.StartObject(4)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
+        if o3 is not None:
+            builder.PrependUOffsetTRelativeSlot(3, o3, 0)
+        return builder.EndObject()
+
+    def build_PoolNode(self, builder, obj):
+        """Write table mlxd.ir.PoolNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.PoolNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.PoolNode.out is required")
+        o4 = None if obj.kernel is None else _scalars(builder, "i", 4, 4, obj.kernel)
+        o5 = None if obj.stride is None else _scalars(builder, "i", 4, 4, obj.stride)
+        o6 = None if obj.padding is None else _scalars(builder, "i", 4, 4, obj.padding)
+        o7 = None if obj.dilation is None else _scalars(builder, "i", 4, 4, obj.dilation)
+        builder.StartObject(11)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if obj.indices_out is not None:
+            self.write_Tid(builder, obj.indices_out)
+            builder.Slot(2)
+        if o4 is not None:
+            builder.PrependUOffsetTRelativeSlot(4, o4, 0)
+        if o5 is not None:
+            builder.PrependUOffsetTRelativeSlot(5, o5, 0)
+        if o6 is not None:
+            builder.PrependUOffsetTRelativeSlot(6, o6, 0)
+        if o7 is not None:
+            builder.PrependUOffsetTRelativeSlot(7, o7, 0)
+        builder.PrependInt32Slot(10, obj.divisor_override, 0)
+        builder.PrependInt8Slot(3, obj.kind, 0)
+        builder.PrependBoolSlot(8, obj.ceil_mode, False)
+        builder.PrependBoolSlot(9, obj.count_include_pad, True)
+        return builder.EndObject()
+
+    def build_UpsampleNode(self, builder, obj):
+        """Write table mlxd.ir.UpsampleNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.UpsampleNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.UpsampleNode.out is required")
+        o4 = None if obj.out_size is None else _scalars(builder, "i", 4, 4, obj.out_size)
+        o5 = None if obj.scales is None else _scalars(builder, "d", 8, 8, obj.scales)
+        builder.StartObject(6)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        if o4 is not None:
+            builder.PrependUOffsetTRelativeSlot(4, o4, 0)
+        if o5 is not None:
+            builder.PrependUOffsetTRelativeSlot(5, o5, 0)
+        builder.PrependInt8Slot(2, obj.mode, 0)
+        builder.PrependBoolSlot(3, obj.align_corners, False)
+        return builder.EndObject()
+
     def build_OpNode(self, builder, kind, value):
         """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
         returns its offset."""
@@ -3184,6 +4067,99 @@ class Builders:
         if kind == 87:
             _check_member(value, IndexPutNode, "mlxd.ir.OpNode.IndexPutNode")
             return self.build_IndexPutNode(builder, value)
+        if kind == 88:
+            _check_member(value, TanNode, "mlxd.ir.OpNode.TanNode")
+            return self.build_TanNode(builder, value)
+        if kind == 89:
+            _check_member(value, SinhNode, "mlxd.ir.OpNode.SinhNode")
+            return self.build_SinhNode(builder, value)
+        if kind == 90:
+            _check_member(value, CoshNode, "mlxd.ir.OpNode.CoshNode")
+            return self.build_CoshNode(builder, value)
+        if kind == 91:
+            _check_member(value, ArcSinNode, "mlxd.ir.OpNode.ArcSinNode")
+            return self.build_ArcSinNode(builder, value)
+        if kind == 92:
+            _check_member(value, ArcCosNode, "mlxd.ir.OpNode.ArcCosNode")
+            return self.build_ArcCosNode(builder, value)
+        if kind == 93:
+            _check_member(value, ArcTanNode, "mlxd.ir.OpNode.ArcTanNode")
+            return self.build_ArcTanNode(builder, value)
+        if kind == 94:
+            _check_member(value, ArcSinhNode, "mlxd.ir.OpNode.ArcSinhNode")
+            return self.build_ArcSinhNode(builder, value)
+        if kind == 95:
+            _check_member(value, ArcCoshNode, "mlxd.ir.OpNode.ArcCoshNode")
+            return self.build_ArcCoshNode(builder, value)
+        if kind == 96:
+            _check_member(value, ArcTanhNode, "mlxd.ir.OpNode.ArcTanhNode")
+            return self.build_ArcTanhNode(builder, value)
+        if kind == 97:
+            _check_member(value, Log2Node, "mlxd.ir.OpNode.Log2Node")
+            return self.build_Log2Node(builder, value)
+        if kind == 98:
+            _check_member(value, Log10Node, "mlxd.ir.OpNode.Log10Node")
+            return self.build_Log10Node(builder, value)
+        if kind == 99:
+            _check_member(value, Log1pNode, "mlxd.ir.OpNode.Log1pNode")
+            return self.build_Log1pNode(builder, value)
+        if kind == 100:
+            _check_member(value, Expm1Node, "mlxd.ir.OpNode.Expm1Node")
+            return self.build_Expm1Node(builder, value)
+        if kind == 101:
+            _check_member(value, SignNode, "mlxd.ir.OpNode.SignNode")
+            return self.build_SignNode(builder, value)
+        if kind == 102:
+            _check_member(value, TruncNode, "mlxd.ir.OpNode.TruncNode")
+            return self.build_TruncNode(builder, value)
+        if kind == 103:
+            _check_member(value, SquareNode, "mlxd.ir.OpNode.SquareNode")
+            return self.build_SquareNode(builder, value)
+        if kind == 104:
+            _check_member(value, IsNanNode, "mlxd.ir.OpNode.IsNanNode")
+            return self.build_IsNanNode(builder, value)
+        if kind == 105:
+            _check_member(value, IsInfNode, "mlxd.ir.OpNode.IsInfNode")
+            return self.build_IsInfNode(builder, value)
+        if kind == 106:
+            _check_member(value, BitwiseNotNode, "mlxd.ir.OpNode.BitwiseNotNode")
+            return self.build_BitwiseNotNode(builder, value)
+        if kind == 107:
+            _check_member(value, BitwiseAndNode, "mlxd.ir.OpNode.BitwiseAndNode")
+            return self.build_BitwiseAndNode(builder, value)
+        if kind == 108:
+            _check_member(value, BitwiseOrNode, "mlxd.ir.OpNode.BitwiseOrNode")
+            return self.build_BitwiseOrNode(builder, value)
+        if kind == 109:
+            _check_member(value, BitwiseXorNode, "mlxd.ir.OpNode.BitwiseXorNode")
+            return self.build_BitwiseXorNode(builder, value)
+        if kind == 110:
+            _check_member(value, ArcTan2Node, "mlxd.ir.OpNode.ArcTan2Node")
+            return self.build_ArcTan2Node(builder, value)
+        if kind == 111:
+            _check_member(value, LogAddExpNode, "mlxd.ir.OpNode.LogAddExpNode")
+            return self.build_LogAddExpNode(builder, value)
+        if kind == 112:
+            _check_member(value, RemainderNode, "mlxd.ir.OpNode.RemainderNode")
+            return self.build_RemainderNode(builder, value)
+        if kind == 113:
+            _check_member(value, LogSumExpNode, "mlxd.ir.OpNode.LogSumExpNode")
+            return self.build_LogSumExpNode(builder, value)
+        if kind == 114:
+            _check_member(value, CumProdNode, "mlxd.ir.OpNode.CumProdNode")
+            return self.build_CumProdNode(builder, value)
+        if kind == 115:
+            _check_member(value, SortNode, "mlxd.ir.OpNode.SortNode")
+            return self.build_SortNode(builder, value)
+        if kind == 116:
+            _check_member(value, RollNode, "mlxd.ir.OpNode.RollNode")
+            return self.build_RollNode(builder, value)
+        if kind == 117:
+            _check_member(value, PoolNode, "mlxd.ir.OpNode.PoolNode")
+            return self.build_PoolNode(builder, value)
+        if kind == 118:
+            _check_member(value, UpsampleNode, "mlxd.ir.OpNode.UpsampleNode")
+            return self.build_UpsampleNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

@@ -625,6 +625,8 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="padding", type="[int32]", role="literal", required=False),
             FieldInfo(name="dilation", type="[int32]", role="literal", required=False),
             FieldInfo(name="groups", type="int32", role="literal", required=False),
+            FieldInfo(name="transposed", type="bool", role="literal", required=False),
+            FieldInfo(name="output_padding", type="[int32]", role="literal", required=False),
         ),
     ),
     60: OpInfo(
@@ -927,6 +929,313 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="values", type="Tid", role="input", required=True),
             FieldInfo(name="out", type="Tid", role="output", required=True),
             FieldInfo(name="axis", type="int32", role="literal", required=False),
+        ),
+    ),
+    88: OpInfo(
+        code=88,
+        name="Tan",
+        table="TanNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    89: OpInfo(
+        code=89,
+        name="Sinh",
+        table="SinhNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    90: OpInfo(
+        code=90,
+        name="Cosh",
+        table="CoshNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    91: OpInfo(
+        code=91,
+        name="ArcSin",
+        table="ArcSinNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    92: OpInfo(
+        code=92,
+        name="ArcCos",
+        table="ArcCosNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    93: OpInfo(
+        code=93,
+        name="ArcTan",
+        table="ArcTanNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    94: OpInfo(
+        code=94,
+        name="ArcSinh",
+        table="ArcSinhNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    95: OpInfo(
+        code=95,
+        name="ArcCosh",
+        table="ArcCoshNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    96: OpInfo(
+        code=96,
+        name="ArcTanh",
+        table="ArcTanhNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    97: OpInfo(
+        code=97,
+        name="Log2",
+        table="Log2Node",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    98: OpInfo(
+        code=98,
+        name="Log10",
+        table="Log10Node",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    99: OpInfo(
+        code=99,
+        name="Log1p",
+        table="Log1pNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    100: OpInfo(
+        code=100,
+        name="Expm1",
+        table="Expm1Node",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    101: OpInfo(
+        code=101,
+        name="Sign",
+        table="SignNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    102: OpInfo(
+        code=102,
+        name="Trunc",
+        table="TruncNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    103: OpInfo(
+        code=103,
+        name="Square",
+        table="SquareNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    104: OpInfo(
+        code=104,
+        name="IsNan",
+        table="IsNanNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    105: OpInfo(
+        code=105,
+        name="IsInf",
+        table="IsInfNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    106: OpInfo(
+        code=106,
+        name="BitwiseNot",
+        table="BitwiseNotNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    107: OpInfo(
+        code=107,
+        name="BitwiseAnd",
+        table="BitwiseAndNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    108: OpInfo(
+        code=108,
+        name="BitwiseOr",
+        table="BitwiseOrNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    109: OpInfo(
+        code=109,
+        name="BitwiseXor",
+        table="BitwiseXorNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    110: OpInfo(
+        code=110,
+        name="ArcTan2",
+        table="ArcTan2Node",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    111: OpInfo(
+        code=111,
+        name="LogAddExp",
+        table="LogAddExpNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    112: OpInfo(
+        code=112,
+        name="Remainder",
+        table="RemainderNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    113: OpInfo(
+        code=113,
+        name="LogSumExp",
+        table="LogSumExpNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="axes", type="[int32]", role="literal", required=False),
+            FieldInfo(name="keepdims", type="bool", role="literal", required=False),
+        ),
+    ),
+    114: OpInfo(
+        code=114,
+        name="CumProd",
+        table="CumProdNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="axis", type="int32", role="literal", required=False),
+            FieldInfo(name="reverse", type="bool", role="literal", required=False),
+        ),
+    ),
+    115: OpInfo(
+        code=115,
+        name="Sort",
+        table="SortNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="values_out", type="Tid", role="output", required=False),
+            FieldInfo(name="indices_out", type="Tid", role="output", required=False),
+            FieldInfo(name="axis", type="int32", role="literal", required=False),
+            FieldInfo(name="descending", type="bool", role="literal", required=False),
+        ),
+    ),
+    116: OpInfo(
+        code=116,
+        name="Roll",
+        table="RollNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="shifts", type="[int32]", role="literal", required=False),
+            FieldInfo(name="axes", type="[int32]", role="literal", required=False),
+        ),
+    ),
+    117: OpInfo(
+        code=117,
+        name="Pool",
+        table="PoolNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="indices_out", type="Tid", role="output", required=False),
+            FieldInfo(name="kind", type="PoolKind", role="literal", required=False),
+            FieldInfo(name="kernel", type="[int32]", role="literal", required=False),
+            FieldInfo(name="stride", type="[int32]", role="literal", required=False),
+            FieldInfo(name="padding", type="[int32]", role="literal", required=False),
+            FieldInfo(name="dilation", type="[int32]", role="literal", required=False),
+            FieldInfo(name="ceil_mode", type="bool", role="literal", required=False),
+            FieldInfo(name="count_include_pad", type="bool", role="literal", required=False),
+            FieldInfo(name="divisor_override", type="int32", role="literal", required=False),
+        ),
+    ),
+    118: OpInfo(
+        code=118,
+        name="Upsample",
+        table="UpsampleNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="mode", type="UpsampleMode", role="literal", required=False),
+            FieldInfo(name="align_corners", type="bool", role="literal", required=False),
+            FieldInfo(name="out_size", type="[int32]", role="literal", required=False),
+            FieldInfo(name="scales", type="[float64]", role="literal", required=False),
         ),
     ),
 }

@@ -250,6 +250,19 @@ class ProgramBuilder:
             return None
         return _constant_value(self.program, spec)
 
+    def computed_constant(self, make, dtype: torch.dtype, shape: tuple) -> TensorSlot:
+        """A constant slot holding `make()`, a tensor computed at compile time from
+        constants (e.g. a convolution's weights with a batch norm folded in).
+        A dry run only declares the slot: its program holds fake tensors."""
+        slot = self.new_tensor(SlotKind.CONSTANT, dtype, tuple(shape))
+        if not self.dry_run:
+            tensor = make()
+            if tensor.dtype != dtype or tuple(tensor.shape) != tuple(shape):
+                raise Unsupported(f"computed constant is {tensor.dtype}{tuple(tensor.shape)}, "
+                                  f"declared {dtype}{tuple(shape)}")
+            slot.name = self._add_constant(tensor)
+        return slot
+
     def val(self, node: Node) -> Any:
         return node.meta["val"]
 

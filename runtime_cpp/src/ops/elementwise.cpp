@@ -28,7 +28,33 @@ MLXD_BINARY(exec_greater, GreaterNode, mx::greater(a, b, s))
 MLXD_BINARY(exec_greater_equal, GreaterEqualNode, mx::greater_equal(a, b, s))
 MLXD_BINARY(exec_logical_and, LogicalAndNode, mx::logical_and(a, b, s))
 MLXD_BINARY(exec_logical_or, LogicalOrNode, mx::logical_or(a, b, s))
+MLXD_BINARY(exec_arc_tan2, ArcTan2Node, mx::arctan2(a, b, s))
+MLXD_BINARY(exec_log_add_exp, LogAddExpNode, mx::logaddexp(a, b, s))
+// On bool, PyTorch's bitwise ops are the logical ones (MLX has no bool bitwise).
+MLXD_BINARY(exec_bitwise_and, BitwiseAndNode,
+            a.dtype() == mx::bool_ ? mx::logical_and(a, b, s) : mx::bitwise_and(a, b, s))
+MLXD_BINARY(exec_bitwise_or, BitwiseOrNode,
+            a.dtype() == mx::bool_ ? mx::logical_or(a, b, s) : mx::bitwise_or(a, b, s))
+MLXD_BINARY(exec_bitwise_xor, BitwiseXorNode,
+            a.dtype() == mx::bool_ ? mx::not_equal(a, b, s) : mx::bitwise_xor(a, b, s))
 #undef MLXD_BINARY
+
+void exec_remainder(const RemainderNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& a = st.tensor(n.a);
+  const mx::array& b = st.tensor(n.b);
+  mx::array r = mx::remainder(a, b, s);
+  mx::Dtype t = r.dtype();
+  if (mx::issubdtype(t, mx::unsignedinteger) || t == mx::bool_) {
+    st.set_tensor(n.out, r);
+    return;
+  }
+  // Whatever sign convention the kernel follows, move a nonzero remainder
+  // whose sign differs from the divisor's by one divisor.
+  mx::array zero(0, t);
+  mx::array differs = mx::logical_and(
+      mx::not_equal(r, zero, s), mx::not_equal(mx::less(r, zero, s), mx::less(b, zero, s), s), s);
+  st.set_tensor(n.out, mx::where(differs, mx::add(r, b, s), r, s));
+}
 
 void exec_divide(const DivideNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& a = st.tensor(n.a);
@@ -83,6 +109,26 @@ MLXD_UNARY(exec_relu, ReluNode, mx::maximum(x, mx::array(0, x.dtype()), s))
 MLXD_UNARY(exec_silu, SiluNode, mx::multiply(x, mx::sigmoid(x, s), s))
 MLXD_UNARY(exec_copy, CopyNode, mx::copy(x, s))
 MLXD_UNARY(exec_as_type, AsTypeNode, mx::astype(x, to_mlx_dtype(n.dtype), s))
+MLXD_UNARY(exec_tan, TanNode, mx::tan(x, s))
+MLXD_UNARY(exec_sinh, SinhNode, mx::sinh(x, s))
+MLXD_UNARY(exec_cosh, CoshNode, mx::cosh(x, s))
+MLXD_UNARY(exec_arc_sin, ArcSinNode, mx::arcsin(x, s))
+MLXD_UNARY(exec_arc_cos, ArcCosNode, mx::arccos(x, s))
+MLXD_UNARY(exec_arc_tan, ArcTanNode, mx::arctan(x, s))
+MLXD_UNARY(exec_arc_sinh, ArcSinhNode, mx::arcsinh(x, s))
+MLXD_UNARY(exec_arc_cosh, ArcCoshNode, mx::arccosh(x, s))
+MLXD_UNARY(exec_arc_tanh, ArcTanhNode, mx::arctanh(x, s))
+MLXD_UNARY(exec_log2, Log2Node, mx::log2(x, s))
+MLXD_UNARY(exec_log10, Log10Node, mx::log10(x, s))
+MLXD_UNARY(exec_log1p, Log1pNode, mx::log1p(x, s))
+MLXD_UNARY(exec_expm1, Expm1Node, mx::expm1(x, s))
+MLXD_UNARY(exec_sign, SignNode, mx::sign(x, s))
+MLXD_UNARY(exec_trunc, TruncNode, mx::trunc(x, s))
+MLXD_UNARY(exec_square, SquareNode, mx::square(x, s))
+MLXD_UNARY(exec_is_nan, IsNanNode, mx::isnan(x, s))
+MLXD_UNARY(exec_is_inf, IsInfNode, mx::isinf(x, s))
+MLXD_UNARY(exec_bitwise_not, BitwiseNotNode,
+           x.dtype() == mx::bool_ ? mx::logical_not(x, s) : mx::bitwise_invert(x, s))
 #undef MLXD_UNARY
 
 void exec_gelu(const GeluNode& n, ExecutionState& st, StreamOrDevice s) {

@@ -64,6 +64,51 @@ void exec_rms_norm(const RmsNormNode& n, ExecutionState& st, StreamOrDevice s) {
 
 // PyTorch layout: x (N, C, *spatial), weight (O, C/groups, *kernel), out
 // (N, O, *spatial). MLX convolves channels-last, so transpose around it.
+// PyTorch's conv_transpose as a convolution of the stride-dilated input with
+// the flipped kernel: x channels-last (N, *spatial, C); w in PyTorch's layout
+// (C, O / groups, *kernel). Each side is padded by dilation * (k - 1) - padding
+// (+ output_padding on the far side); a negative pad is cropped afterwards.
+static mx::array conv_transposed(const mx::array& x, const mx::array& w,
+                                 const std::vector<int>& stride, const std::vector<int>& padding,
+                                 const std::vector<int>& dilation,
+                                 const std::vector<int>& output_padding, int groups,
+                                 StreamOrDevice s) {
+  int nd = static_cast<int>(w.ndim()) - 2;
+  int in_per_group = w.shape(0) / groups, out_per_group = w.shape(1);
+  // (C, O/g, *k) -> (g, C/g, O/g, *k) -> (g, O/g, *k, C/g) -> (O, *k, C/g)
+  mx::Shape grouped{groups, in_per_group, out_per_group};
+  std::vector<int> perm{0, 2};
+  mx::Shape weight_shape{groups * out_per_group};
+  for (int i = 0; i < nd; ++i) {
+    grouped.push_back(w.shape(2 + i));
+    perm.push_back(3 + i);
+    weight_shape.push_back(w.shape(2 + i));
+  }
+  perm.push_back(1);
+  weight_shape.push_back(in_per_group);
+  mx::array weight =
+      mx::reshape(mx::transpose(mx::reshape(w, grouped, s), perm, s), weight_shape, s);
+  std::vector<int> lo(nd), hi(nd), crop_lo(nd), crop_hi(nd);
+  for (int i = 0; i < nd; ++i) {
+    int edge = dilation[i] * (w.shape(2 + i) - 1);
+    int want_lo = edge - padding[i], want_hi = edge - padding[i] + output_padding[i];
+    lo[i] = std::max(want_lo, 0);
+    hi[i] = std::max(want_hi, 0);
+    crop_lo[i] = lo[i] - want_lo;
+    crop_hi[i] = hi[i] - want_hi;
+  }
+  mx::array y = mx::conv_general(x, weight, std::vector<int>(nd, 1), lo, hi, dilation, stride,
+                                 groups, /*flip=*/true, s);
+  bool crop = false;
+  mx::Shape start(y.ndim(), 0), stop(y.shape());
+  for (int i = 0; i < nd; ++i) {
+    start[1 + i] = crop_lo[i];
+    stop[1 + i] -= crop_hi[i];
+    crop = crop || crop_lo[i] || crop_hi[i];
+  }
+  return crop ? mx::slice(y, start, stop, s) : y;
+}
+
 void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   const mx::array& w = st.tensor(n.weight);
@@ -88,9 +133,11 @@ void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
   to_last.push_back(1);
   for (int i = 0; i < nd; ++i) to_first.push_back(i + 1);
   mx::array xin = mx::transpose(x, to_last, s);
-  mx::array win = mx::transpose(w, to_last, s);
-  mx::array y = mx::conv_general(xin, win, stride, padding, padding, dilation, {}, n.groups,
-                                 false, s);
+  mx::array y = n.transposed
+      ? conv_transposed(xin, w, stride, padding, dilation,
+                        expand(n.output_padding, 0, "output_padding"), n.groups, s)
+      : mx::conv_general(xin, mx::transpose(w, to_last, s), stride, padding, padding, dilation, {},
+                         n.groups, false, s);
   if (n.bias) y = mx::add(y, st.tensor(*n.bias), s);  // channels-last: bias broadcasts
   st.set_tensor(n.out, mx::transpose(y, to_first, s));
 }

@@ -58,6 +58,41 @@ void exec_cum_sum(const CumSumNode& n, ExecutionState& st, StreamOrDevice s) {
                                   /*inclusive=*/true, s));
 }
 
+void exec_log_sum_exp(const LogSumExpNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  if (x.ndim() == 0) {
+    st.set_tensor(n.out, x);
+    return;
+  }
+  st.set_tensor(n.out, mx::logsumexp(x, reduce_axes(n.axes, x.ndim(), "logsumexp"), n.keepdims, s));
+}
+
+void exec_cum_prod(const CumProdNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  if (x.ndim() == 0) {
+    st.set_tensor(n.out, x);
+    return;
+  }
+  st.set_tensor(n.out, mx::cumprod(x, normalize_axis(n.axis, x.ndim(), "cumprod"), n.reverse,
+                                   /*inclusive=*/true, s));
+}
+
+void exec_sort(const SortNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  if (x.ndim() == 0) {
+    if (n.values_out) st.set_tensor(*n.values_out, x);
+    if (n.indices_out) st.set_tensor(*n.indices_out, mx::zeros({}, mx::uint32, s));
+    return;
+  }
+  int axis = normalize_axis(n.axis, x.ndim(), "sort");
+  mx::array order = mx::argsort(x, axis, s);
+  if (n.descending && x.shape(axis) > 1) {
+    order = mx::take(order, mx::arange(x.shape(axis) - 1, -1, -1, s), axis, s);
+  }
+  if (n.values_out) st.set_tensor(*n.values_out, mx::take_along_axis(x, order, axis, s));
+  if (n.indices_out) st.set_tensor(*n.indices_out, order);
+}
+
 void exec_softmax(const SoftmaxNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   st.set_tensor(n.out,

@@ -159,6 +159,20 @@ void exec_flip(const FlipNode& n, ExecutionState& st, StreamOrDevice s) {
   st.set_tensor(n.out, y);
 }
 
+void exec_roll(const RollNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  if (n.axes.empty()) {
+    if (n.shifts.size() != 1) throw ExecutionError("roll: without axes, exactly one shift");
+    st.set_tensor(n.out, mx::roll(x, n.shifts[0], s));
+    return;
+  }
+  if (n.shifts.size() != n.axes.size()) throw ExecutionError("roll: one shift per axis");
+  mx::Shape shifts(n.shifts.begin(), n.shifts.end());
+  std::vector<int> axes;
+  for (int32_t a : n.axes) axes.push_back(normalize_axis(a, x.ndim(), "roll"));
+  st.set_tensor(n.out, mx::roll(x, shifts, axes, s));
+}
+
 void exec_pad(const PadNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   if (n.pad.size() % 2 != 0 || n.pad.size() / 2 > x.ndim()) {

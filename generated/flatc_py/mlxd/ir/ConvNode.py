@@ -8,7 +8,8 @@ np = import_numpy()
 
 # N-d convolution in PyTorch's layout: x (N, C, *spatial), weight
 # (O, C / groups, *kernel); stride, padding and dilation have one entry per
-# spatial axis.
+# spatial axis. `transposed`: PyTorch's conv_transpose, weight
+# (C, O / groups, *kernel), `output_padding` added to one side of the output.
 class ConvNode(object):
     __slots__ = ['_tab']
 
@@ -163,8 +164,42 @@ class ConvNode(object):
             return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
         return 1
 
+    # ConvNode
+    def Transposed(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # ConvNode
+    def OutputPadding(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # ConvNode
+    def OutputPaddingAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # ConvNode
+    def OutputPaddingLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # ConvNode
+    def OutputPaddingIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        return o == 0
+
 def ConvNodeStart(builder):
-    builder.StartObject(8)
+    builder.StartObject(10)
 
 def Start(builder):
     ConvNodeStart(builder)
@@ -234,6 +269,24 @@ def ConvNodeAddGroups(builder, groups):
 
 def AddGroups(builder, groups):
     ConvNodeAddGroups(builder, groups)
+
+def ConvNodeAddTransposed(builder, transposed):
+    builder.PrependBoolSlot(8, transposed, 0)
+
+def AddTransposed(builder, transposed):
+    ConvNodeAddTransposed(builder, transposed)
+
+def ConvNodeAddOutputPadding(builder, outputPadding):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(outputPadding), 0)
+
+def AddOutputPadding(builder, outputPadding):
+    ConvNodeAddOutputPadding(builder, outputPadding)
+
+def ConvNodeStartOutputPaddingVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def StartOutputPaddingVector(builder, numElems):
+    return ConvNodeStartOutputPaddingVector(builder, numElems)
 
 def ConvNodeEnd(builder):
     return builder.EndObject()
