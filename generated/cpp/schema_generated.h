@@ -10251,8 +10251,9 @@ inline ::flatbuffers::Offset<PoolNode> CreatePoolNodeDirect(
 /// i of an axis reads input coordinate src(i): Nearest: floor(i * scales[a]);
 /// Linear (bilinear, trilinear: separable): align_corners: i * (in - 1) /
 /// (out - 1), else max(0, (i + 0.5) * scales[a] - 0.5), interpolating the two
-/// neighbours. scales[a] is PyTorch's input/output ratio of the axis (1 /
-/// scale_factor when one was given).
+/// neighbours. scales[a] is 1 / scale_factor where PyTorch was given one;
+/// absent or <= 0: in / out. Coordinates are computed in float32, as PyTorch
+/// does.
 struct UpsampleNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef UpsampleNodeBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
