@@ -19,12 +19,15 @@ class Diagnostic:
         if self.location is None:
             return f"error: {self.message}"
         head = f"{self.location}: error: {self.message}"
-        if not source_lines or not (1 <= self.location.line <= len(source_lines)):
+        if source_lines is None:
             return head
-        line = source_lines[self.location.line - 1].rstrip("\n")
-        # Keep tabs in the caret line so the caret lines up under the column.
-        pad = "".join(c if c == "\t" else " " for c in line[: self.location.column - 1])
-        return f"{head}\n{line}\n{pad}^"
+        number = self.location.line
+        line = source_lines[number - 1] if 1 <= number <= len(source_lines) else ""
+        # One character shown per character of the line, so the caret stays
+        # under its column: control characters as blanks, tabs kept.
+        shown = "".join(c if c >= " " or c == "\t" else " " for c in line)
+        pad = "".join(c if c == "\t" else " " for c in shown[: self.location.column - 1])
+        return f"{head}\n{shown}\n{pad}^"
 
 
 class SchemaError(Exception):
@@ -43,10 +46,12 @@ class SchemaError(Exception):
 
 
 def _read_lines(location: Optional[Location]) -> Optional[list[str]]:
+    """The file's lines as the parser counts them: split at line feeds only."""
     if location is None:
         return None
     try:
-        with open(location.file, encoding="utf-8") as f:
-            return f.read().splitlines()
+        with open(location.file, "rb") as f:
+            text = f.read().decode("utf-8", "surrogateescape")
     except OSError:
         return None
+    return [line.removesuffix("\r") for line in text.split("\n")]

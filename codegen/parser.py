@@ -94,31 +94,34 @@ def _spell(terminal: str) -> str:
 # ---------------------------------------------------------------- doc comments
 
 
-def scan_doc_comments(text: str, file: str) -> dict[int, tuple[str, ...]]:
+def scan_doc_comments(text: str, file: str, at_start: bool = True) -> dict[int, tuple[str, ...]]:
     """Map the offset of each token preceded by `///` lines to those lines.
 
-    Text after `///` keeps everything but one leading space. A doc comment
-    that shares its line with code is an error, as in flatc."""
+    Text after `///` keeps everything but one leading space. As in flatc, a
+    doc comment needs a line break between it and the token before it (one
+    inside a block comment does not count); at the start of the file none is
+    needed, unless the file starts with a byte order mark (at_start false)."""
     docs: dict[int, tuple[str, ...]] = {}
     pending: list[str] = []
+    seen_newline = at_start
     i, n = 0, len(text)
     while i < n:
         c = text[i]
         if c.isspace():
+            seen_newline = seen_newline or c == "\n"
             i += 1
         elif text.startswith("///", i):
-            line_start = text.rfind("\n", 0, i) + 1
-            if text[line_start:i].strip():
+            if not seen_newline:
                 raise SchemaError.at(
                     _location(text, file, i),
                     "a documentation comment (///) must be on a line of its own",
                 )
-            end = _line_end(text, i)
-            body = text[i + 3 : end].rstrip("\r")
+            end = _comment_end(text, i)
+            body = _printable(text[i + 3 : end])
             pending.append(body[1:] if body.startswith(" ") else body)
             i = end
         elif text.startswith("//", i):
-            i = _line_end(text, i)
+            i = _comment_end(text, i)
         elif text.startswith("/*", i):
             close = text.find("*/", i + 2)
             i = n if close < 0 else close + 2  # the parser reports it unterminated
@@ -126,19 +129,26 @@ def scan_doc_comments(text: str, file: str) -> dict[int, tuple[str, ...]]:
             if pending:
                 docs[i] = tuple(pending)
                 pending = []
+            seen_newline = False
             i = _skip_token(text, i)
     return docs
 
 
-def _line_end(text: str, i: int) -> int:
-    end = text.find("\n", i)
-    return len(text) if end < 0 else end
+def _comment_end(text: str, i: int) -> int:
+    """End of a `//` comment: flatc ends it at a line feed or a carriage return."""
+    match = re.compile(r"[\r\n]").search(text, i)
+    return match.start() if match else len(text)
+
+
+def _printable(text: str) -> str:
+    """Bytes that are not UTF-8 (kept as surrogate escapes) shown as U+FFFD."""
+    return re.sub(r"[\udc80-\udcff]", "\ufffd", text)
 
 
 def _skip_token(text: str, i: int) -> int:
-    if text[i] == '"':
-        j = i + 1
-        while j < len(text) and text[j] not in '"\n':
+    if text[i] in "\"'":
+        quote, j = text[i], i + 1
+        while j < len(text) and text[j] not in quote + "\n":
             j += 2 if text[j] == "\\" else 1
         return j + 1
     if text[i].isalnum() or text[i] == "_":
@@ -158,44 +168,84 @@ def _location(text: str, file: str, offset: int) -> Location:
 # ---------------------------------------------------------------- transformer
 
 
+SIMPLE_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "b": "\b",
+    "f": "\f",
+    '"': '"',
+    "'": "'",
+    "\\": "\\",
+    "/": "/",
+}
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
 def _unquote(token: Token, location: Location) -> str:
-    """Decode a string constant's escapes as flatc does (\\n, \\t, \\xNN, \\uNNNN...)."""
+    return _decode_string(token, location)[0]
+
+
+def _decode_string(token: Token, location: Location) -> tuple[str, bool]:
+    """A string constant's value and whether it is plain (no escapes, only
+    printable ASCII), decoding escapes as flatc does: `\\xNN` is one byte,
+    `\\uNNNN` a code point (surrogates only as a high-low pair), and the bytes
+    must be UTF-8."""
     body = token[1:-1]
-    out: list[str] = []
+    out = bytearray()
+    plain = True
+    high: Optional[int] = None  # a high surrogate waiting for its low half
     i = 0
-    simple = {
-        "n": "\n",
-        "t": "\t",
-        "r": "\r",
-        "b": "\b",
-        "f": "\f",
-        '"': '"',
-        "\\": "\\",
-        "/": "/",
-        "'": "'",
-    }
     while i < len(body):
         c = body[i]
         if c < " ":
             raise SchemaError.at(location, f"illegal character {c!r} in string constant")
         if c != "\\":
-            out.append(c)
+            if high is not None:
+                raise SchemaError.at(location, "illegal Unicode sequence (unpaired high surrogate)")
+            plain = plain and " " <= c <= "~"
+            out += c.encode("utf-8", "surrogateescape")
             i += 1
             continue
+        plain = False
         e = body[i + 1]
-        if e in simple:
-            out.append(simple[e])
+        if high is not None and e != "u":
+            raise SchemaError.at(location, "illegal Unicode sequence (unpaired high surrogate)")
+        if e in SIMPLE_ESCAPES:
+            out += SIMPLE_ESCAPES[e].encode()
             i += 2
         elif e in "xu":
             width = 2 if e == "x" else 4
             digits = body[i + 2 : i + 2 + width]
-            if len(digits) != width or any(d not in "0123456789abcdefABCDEF" for d in digits):
+            if len(digits) != width or not set(digits) <= HEX_DIGITS:
                 raise SchemaError.at(location, f"invalid escape sequence in string: \\{e}{digits}")
-            out.append(chr(int(digits, 16)))
+            value = int(digits, 16)
             i += 2 + width
+            if e == "x":
+                out.append(value)
+            elif 0xD800 <= value <= 0xDBFF:
+                if high is not None:
+                    raise SchemaError.at(
+                        location, "illegal Unicode sequence (multiple high surrogates)"
+                    )
+                high = value
+            elif 0xDC00 <= value <= 0xDFFF:
+                if high is None:
+                    raise SchemaError.at(
+                        location, "illegal Unicode sequence (unpaired low surrogate)"
+                    )
+                out += chr(0x10000 + ((high & 0x3FF) << 10) + (value & 0x3FF)).encode()
+                high = None
+            else:
+                out += chr(value).encode()
         else:
             raise SchemaError.at(location, f"unknown escape sequence in string: \\{e}")
-    return "".join(out)
+    if high is not None:
+        raise SchemaError.at(location, "illegal Unicode sequence (unpaired high surrogate)")
+    try:
+        return out.decode("utf-8"), plain
+    except UnicodeDecodeError:
+        raise SchemaError.at(location, "illegal UTF-8 sequence in string constant") from None
 
 
 class _ToSyntax(Transformer):
@@ -249,7 +299,13 @@ class _ToSyntax(Transformer):
     def string_value(self, children):
         token = children[0]
         loc = self._loc(token)
-        return s.Literal("string", _unquote(token, loc), loc)
+        text, plain = _decode_string(token, loc)
+        return s.Literal("string", text, loc, plain=plain)
+
+    def function_value(self, children):
+        function, argument = children
+        loc = self._loc(function)
+        return s.Literal("function", str(function)[:-1], loc, argument=argument)
 
     def ident_value(self, children):
         token = children[0]
@@ -420,9 +476,22 @@ class _ToSyntax(Transformer):
 # ---------------------------------------------------------------- one file
 
 
-def parse_text(text: str, file: str) -> s.SchemaFile:
-    """Parse one schema's text; raises SchemaError for syntax errors."""
-    docs = scan_doc_comments(text, file)
+def parse_text(text: str, file: str, root: bool = False) -> s.SchemaFile:
+    """Parse one schema's text; raises SchemaError for syntax errors.
+
+    As in flatc, a byte order mark at the start is skipped, and the text of an
+    included file ends at its first NUL character (a root schema with one is
+    refused as binary)."""
+    if "\0" in text and root:
+        raise SchemaError.at(
+            _location(text, file, text.index("\0")),
+            "a schema must not contain a NUL byte (flatc takes it for a binary file)",
+        )
+    text = text.split("\0", 1)[0]
+    bom = text.startswith("\ufeff")
+    if bom:
+        text = " " + text[1:]  # same columns, one blank for the parser
+    docs = scan_doc_comments(text, file, at_start=not bom)
     if not _has_tokens(text):
         # flatc refuses a schema without a single declaration ("input file is empty").
         raise SchemaError.at(Location(file, 1, 1), "schema file is empty")
@@ -436,6 +505,8 @@ def parse_text(text: str, file: str) -> s.SchemaFile:
         # Lark wraps what a transformer callback raises (bad string escapes).
         if isinstance(error.orig_exc, SchemaError):
             raise error.orig_exc from None
+        if isinstance(error.orig_exc, RecursionError):
+            raise SchemaError.at(Location(file, 1, 1), "types are nested too deeply") from None
         raise
     except RecursionError:
         raise SchemaError.at(Location(file, 1, 1), "types are nested too deeply") from None
@@ -447,7 +518,7 @@ def parse_text(text: str, file: str) -> s.SchemaFile:
 def _has_tokens(text: str) -> bool:
     """Whether anything but whitespace and comments is in the text."""
     without_blocks = re.sub(r"/\*.*?(\*/|\Z)", " ", text, flags=re.S)
-    return bool(re.sub(r"//[^\n]*", " ", without_blocks).strip())
+    return bool(re.sub(r"//[^\n\r]*", " ", without_blocks).strip())
 
 
 def _syntax_error(error: lark.UnexpectedInput, text: str, file: str) -> SchemaError:
@@ -456,19 +527,33 @@ def _syntax_error(error: lark.UnexpectedInput, text: str, file: str) -> SchemaEr
         location = _location(text, file, offset)
         if text.startswith("/*", offset):
             return SchemaError.at(location, "unterminated block comment: end of file in comment")
-        if text[offset] == '"':
+        if text[offset] in "\"'":
             return SchemaError.at(location, "unterminated string constant")
-        return SchemaError.at(location, f"unexpected character {text[offset]!r}")
+        return SchemaError.at(location, f"unexpected character {_describe(text[offset])}")
     if isinstance(error, lark.UnexpectedToken):
         token = error.token
         expected = ", ".join(sorted(_spell(t) for t in error.expected))
         if token.type == "$END":
             return SchemaError.at(
-                _location(text, file, len(text)), f"unexpected end of file, expected {expected}"
+                _end_location(text, file), f"unexpected end of file, expected {expected}"
             )
         location = Location(file, token.line, token.column)
         return SchemaError.at(location, f"unexpected {token.value!r}, expected {expected}")
-    return SchemaError.at(_location(text, file, len(text)), "unexpected end of file")
+    return SchemaError.at(_end_location(text, file), "unexpected end of file")
+
+
+def _end_location(text: str, file: str) -> Location:
+    """Where a diagnostic about the end of the file points: just after its last
+    character that is not a blank, so that the line shown is not empty."""
+    return _location(text, file, len(text.rstrip()))
+
+
+def _describe(c: str) -> str:
+    if "\udc80" <= c <= "\udcff":
+        return f"byte 0x{ord(c) - 0xDC00:02x} (not UTF-8)"
+    if c.isprintable():
+        return repr(c)
+    return f"code {ord(c)}"
 
 
 def _attach_namespaces(statements: tuple) -> tuple:
@@ -517,21 +602,28 @@ def parse_schema(path: str | Path, include_dirs: Sequence[str | Path] = ()) -> s
 
 
 class _IncludeLoader:
+    """Files are told apart as flatc tells them apart: by file name (without
+    its folder) and content, so two copies of a file are one file."""
+
     def __init__(self, include_dirs: list[Path]):
         self.include_dirs = include_dirs
         self.ordered: list[s.SchemaFile] = []  # post-order: includes first
-        self.done: set[str] = set()
+        self.done: set[tuple[str, str]] = set()
 
-    def load(self, path: Path, display: str, stack: list[str], via: Optional[s.Include]) -> None:
-        key = os.path.realpath(path)
-        if key in stack or key in self.done:
-            return
+    def load(
+        self, path: Path, display: str, stack: list[tuple[str, str]], via: Optional[s.Include]
+    ) -> None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            # Bytes that are not UTF-8 are kept as surrogate escapes: flatc
+            # allows them in comments and refuses them anywhere else.
+            text = path.read_bytes().decode("utf-8", "surrogateescape")
+        except OSError as error:
             where = via.location if via else None
             raise SchemaError.at(where, f"cannot read schema {display}: {error}") from None
-        parsed = parse_text(text, display)
+        key = (path.name, text)
+        if key in stack or key in self.done:
+            return
+        parsed = parse_text(text, display, root=via is None)
         stack.append(key)
         for include in parsed.includes:
             found = self.find(include, path.parent)

@@ -26,11 +26,18 @@ class Name:
 class Literal:
     """A constant as written. kind: number, string (text unquoted, escapes
     decoded), ident (a bare word such as an enum value, true, nan, -inf),
-    empty_vector (`[]`)."""
+    empty_vector (`[]`), function (a conversion function such as `deg(90)`:
+    text is its name, argument the literal it applies to).
+
+    `plain` is false for a string constant with an escape sequence or a
+    character outside printable ASCII (flatc takes only plain strings as the
+    default of a scalar)."""
 
     kind: str
     text: str
     location: Location
+    plain: bool = True
+    argument: Optional["Literal"] = None
 
 
 @dataclass(frozen=True)

@@ -274,8 +274,10 @@ def test_unexpected_end_of_file(tmp_path):
     with pytest.raises(SchemaError) as raised:
         load_schema(path)
     (diagnostic,) = raised.value.diagnostics
-    assert diagnostic.location == Location(str(path), 3, 1)
+    # Just after the last character, so that the diagnostic shows a source line.
+    assert diagnostic.location == Location(str(path), 2, 10)
     assert "end of file" in diagnostic.message
+    assert raised.value.render().splitlines()[1:] == ["  a: int;", " " * 9 + "^"]
 
 
 @pytest.mark.parametrize("text", ["", "// only a comment\n/// and a doc\n"])
