@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
+import operator
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import torch
 from torch.fx import Node
 
 from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder
+from ..builder.program_builder import ProgramBuilder, SlotKind, ir_dtype
+from ..builder.registry import target_key
 from ..ir import schema as ir
 from .common import arg
 
@@ -110,39 +114,248 @@ def embedding(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.TakeNode(x=weight.tid, indices=indices.tid, out=b.out(node).tid, axis=0))
 
 
+@dataclass(frozen=True)
+class ConvArgs:
+    """A convolution's arguments, whichever op spelled it (conv1d/2d or convolution)."""
+
+    x: Node
+    weight: Node
+    bias: Optional[Node]
+    stride: Any
+    padding: Any
+    dilation: Any
+    groups: int
+    transposed: bool = False
+    output_padding: Any = 0
+
+
+def conv_args(node: Node) -> ConvArgs:
+    if target_key(node.target) == "aten::convolution":
+        x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args[:9]
+        return ConvArgs(x, weight, bias, stride, padding, dilation, int(groups), bool(transposed),
+                        output_padding)
+    return ConvArgs(node.args[0], node.args[1], arg(node, 2, "bias"), arg(node, 3, "stride", 1),
+                    arg(node, 4, "padding", 0), arg(node, 5, "dilation", 1), int(arg(node, 6, "groups", 1)))
+
+
 @REGISTRY.register([aten.conv1d.default, aten.conv2d.default], keep_whole=True)
 def conv(b: ProgramBuilder, node: Node) -> None:
-    x_node, weight, bias = node.args[0], node.args[1], arg(node, 2, "bias")
-    spatial = b.val(weight).dim() - 2
-    padding = arg(node, 4, "padding", 0)
-    if isinstance(padding, str):
-        raise Unsupported(f"padding='{padding}'")
-    _emit_conv(b, node, x_node, weight, bias, arg(node, 3, "stride", 1), padding,
-               arg(node, 5, "dilation", 1), int(arg(node, 6, "groups", 1)), spatial)
+    emit_conv(b, node, conv_args(node))
 
 
 @REGISTRY.register([aten.convolution.default])
 def convolution(b: ProgramBuilder, node: Node) -> None:
-    x_node, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args[:9]
-    if transposed:
-        raise Unsupported("transposed convolution")
-    spatial = b.val(weight).dim() - 2
-    _emit_conv(b, node, x_node, weight, bias, stride, padding, dilation, int(groups), spatial)
+    emit_conv(b, node, conv_args(node))
 
 
-def _emit_conv(b, node, x_node, weight, bias, stride, padding, dilation, groups, spatial) -> None:
+def emit_conv(b: ProgramBuilder, node: Node, c: ConvArgs, weight=None, bias=None) -> None:
+    """A ConvNode for `c`, writing `node`'s output; `weight` and `bias` replace
+    c's own (slots of constants computed at compile time, e.g. a folded batch norm)."""
     _require_float(b, node)
-    if spatial not in (1, 2):
+    spatial = b.val(c.weight).dim() - 2
+    if spatial not in (1, 2, 3):
         raise Unsupported(f"{spatial}-d convolution")
+    if b.val(c.x).dim() != spatial + 2:
+        raise Unsupported("unbatched convolution input")
+    if isinstance(c.padding, str):
+        raise Unsupported(f"padding='{c.padding}'")
     per_axis = lambda v: [int(i) for i in (v if isinstance(v, (list, tuple)) else [v] * spatial)]  # noqa: E731
-    x, w, bb = _float_operands(b, node, x_node, weight, bias)
+    x, w, bb = _float_operands(b, node, c.x, c.weight if weight is None else None,
+                               c.bias if bias is None else None)
+    w = w if weight is None else weight
+    bb = bb if bias is None else bias
     b.emit(ir.ConvNode(x=x.tid, weight=w.tid, out=b.out(node).tid, bias=bb and bb.tid,
-                       stride=per_axis(stride), padding=per_axis(padding), dilation=per_axis(dilation),
-                       groups=groups))
+                       stride=per_axis(c.stride), padding=per_axis(c.padding),
+                       dilation=per_axis(c.dilation), groups=c.groups, transposed=c.transposed,
+                       output_padding=per_axis(c.output_padding) if c.transposed else None))
+
+
+# ---- normalization over batch statistics and groups ----------------------------
+
+
+def _channel_shape(b: ProgramBuilder, x: Node) -> tuple:
+    """(C, 1, ..., 1): a per-channel vector shaped to broadcast over (N, C, *spatial)."""
+    shape = b.val(x).shape
+    return (int(shape[1]),) + (1,) * (len(shape) - 2)
+
+
+def _per_channel(b: ProgramBuilder, slot, shape: tuple, dtype: torch.dtype):
+    """A (C,) slot cast to `dtype` and reshaped to `shape`."""
+    slot = b.cast(slot, dtype)
+    if tuple(slot.shape) == shape:
+        return slot
+    out = b.temp(dtype, shape)
+    b.emit(ir.ReshapeNode(x=slot.tid, out=out.tid, shape=[ir.IntOrVid(literal=d) for d in shape]))
+    return out
+
+
+def _binary(b: ProgramBuilder, kind, lhs, rhs):
+    """kind(lhs, rhs) into a new temp of their broadcast shape."""
+    rank = max(len(lhs.shape), len(rhs.shape))
+    pad = lambda s: (1,) * (rank - len(s)) + tuple(s)  # noqa: E731
+    shape = tuple(r if isinstance(l, int) and l == 1 else l for l, r in zip(pad(lhs.shape), pad(rhs.shape)))
+    out = b.temp(lhs.dtype, shape)
+    b.emit(kind(a=lhs.tid, b=rhs.tid, out=out.tid))
+    return out
+
+
+def _is_constant(b: ProgramBuilder, node: Optional[Node]) -> bool:
+    """None, or a constant input: a parameter, buffer or lifted tensor (the same
+    answer in the partitioner's dry run and at compile time)."""
+    return node is None or (isinstance(node, Node) and b.tensor_slot(node).kind == SlotKind.CONSTANT)
+
+
+def _only_output_used(node: Node, what: str, *indices: int) -> None:
+    used = {u.args[1] for u in node.users if u.target is operator.getitem}
+    if used - set(indices):
+        raise Unsupported(f"{what}: the statistics outputs are used")
+
+
+def batch_norm_scale_shift(b: ProgramBuilder, weight, bias, mean, var, eps: float):
+    """Inference batch norm as y = x * scale + shift, computed (float64) from its
+    constants: scale = weight / sqrt(var + eps), shift = bias - mean * scale."""
+    def value(n, default=None):
+        return default if n is None else b.constant(n).double()
+
+    scale = value(weight, 1.0) * torch.rsqrt(value(var) + eps)
+    return scale, value(bias, 0.0) - value(mean) * scale
+
+
+@REGISTRY.register([aten._native_batch_norm_legit_no_training.default])
+def batch_norm(b: ProgramBuilder, node: Node) -> None:
+    """Inference batch norm (running statistics), when no convolution folds it:
+    x * scale + shift with scale and shift computed at compile time from
+    constant statistics, else (x - mean) * rsqrt(var + eps) * weight + bias."""
+    x_node, weight, bias, mean, var = node.args[:5]
+    eps = float(node.args[6])
+    _only_output_used(node, "batch norm", 0)
+    _require_float(b, x_node)
+    dtype, shape = b.val(x_node).dtype, _channel_shape(b, x_node)
+    x = b.tensor_slot(x_node)
+    if all(_is_constant(b, n) for n in (weight, bias, mean, var)):
+        def make(i):
+            return lambda: batch_norm_scale_shift(b, weight, bias, mean, var, eps)[i].reshape(shape).to(dtype)
+
+        scale, shift = (b.computed_constant(make(i), dtype, shape) for i in (0, 1))
+        out = _binary(b, ir.AddNode, _binary(b, ir.MultiplyNode, x, scale), shift)
+    else:
+        var = _per_channel(b, b.tensor_slot(var), shape, dtype)
+        var_eps = _binary(b, ir.AddNode, var, b.full(eps, dtype))
+        scale = b.temp(dtype, shape)
+        b.emit(ir.RsqrtNode(x=var_eps.tid, out=scale.tid))
+        if weight is not None:
+            scale = _binary(b, ir.MultiplyNode, scale, _per_channel(b, b.tensor_slot(weight), shape, dtype))
+        centered = _binary(b, ir.SubtractNode, x, _per_channel(b, b.tensor_slot(mean), shape, dtype))
+        out = _affine(b, _binary(b, ir.MultiplyNode, centered, scale), None, bias, shape)
+    b.bind(node, [out])
+
+
+def _affine(b: ProgramBuilder, y, weight, bias, shape):
+    """y * weight + bias with (C,) weight and bias broadcast as `shape` (either may be None)."""
+    for kind, n in ((ir.MultiplyNode, weight), (ir.AddNode, bias)):
+        if n is not None:
+            y = _binary(b, kind, y, _per_channel(b, b.tensor_slot(n), shape, y.dtype))
+    return y
+
+
+@REGISTRY.register([aten._native_batch_norm_legit.no_stats])
+def batch_norm_batch_stats(b: ProgramBuilder, node: Node) -> None:
+    """Batch norm over the batch's own statistics (no running ones), what
+    instance norm becomes: x viewed as (1, N * C, *spatial). Statistics are
+    computed in float32; with a batch axis of 1 it is a LayerNorm over the
+    trailing axes."""
+    x_node, weight, bias = node.args[:3]
+    eps = float(node.args[5])
+    _only_output_used(node, "batch norm", 0)
+    _require_float(b, x_node)
+    val = b.val(x_node)
+    dtype, rank, shape = val.dtype, val.dim(), _channel_shape(b, x_node)
+    x = b.tensor_slot(x_node)
+    normed = b.temp(dtype, x.shape)
+    if rank >= 3 and not isinstance(val.shape[0], torch.SymInt) and val.shape[0] == 1:
+        b.emit(ir.LayerNormNode(x=x.tid, out=normed.tid, eps=eps, num_axes=rank - 2))
+    else:
+        xf = b.cast(x, torch.float32)
+        axes = [0] + list(range(2, rank))
+        stats_shape = (1,) + shape
+        mean, var = b.temp(torch.float32, stats_shape), b.temp(torch.float32, stats_shape)
+        b.emit(ir.MeanNode(x=xf.tid, out=mean.tid, axes=axes, keepdims=True))
+        b.emit(ir.VarNode(x=xf.tid, out=var.tid, axes=axes, keepdims=True, ddof=0))
+        rstd = b.temp(torch.float32, stats_shape)
+        b.emit(ir.RsqrtNode(x=_binary(b, ir.AddNode, var, b.full(eps, torch.float32)).tid, out=rstd.tid))
+        scaled = _binary(b, ir.MultiplyNode, _binary(b, ir.SubtractNode, xf, mean), rstd)
+        b.emit(ir.AsTypeNode(x=scaled.tid, out=normed.tid, dtype=ir_dtype(dtype)))
+    b.bind(node, [_affine(b, normed, weight, bias, shape)])
+
+
+@REGISTRY.register([aten.native_group_norm.default])
+def group_norm(b: ProgramBuilder, node: Node) -> None:
+    """(N, C, *spatial) viewed as (N, G, C / G * prod(spatial)), normalized over
+    its last axis by one LayerNorm, viewed back, then the per-channel affine."""
+    x_node, weight, bias, _, channels, hxw, groups, eps = node.args[:8]
+    if any(isinstance(v, (Node, torch.SymInt)) for v in (channels, hxw, groups)):
+        raise Unsupported("group norm over dynamic channel or spatial sizes")
+    _require_float(b, x_node)
+    val = b.val(x_node)
+    dtype, channels, groups = val.dtype, int(channels), int(groups)
+    literal = lambda dims: [ir.IntOrVid(literal=int(d)) for d in dims]  # noqa: E731
+    grouped_shape = (val.shape[0], groups, channels // groups * int(hxw))
+    grouped = b.temp(dtype, grouped_shape)
+    b.emit(ir.ReshapeNode(x=b.tid(x_node), out=grouped.tid, shape=literal((-1,) + grouped_shape[1:])))
+    used = {u.args[1] for u in node.users if u.target is operator.getitem}
+    stats = [b.temp(dtype, (val.shape[0], groups, 1)) if i in used else None for i in (1, 2)]
+    normed = b.temp(dtype, grouped_shape)
+    b.emit(ir.LayerNormNode(x=grouped.tid, out=normed.tid, eps=float(eps), num_axes=1,
+                            mean_out=stats[0] and stats[0].tid, rstd_out=stats[1] and stats[1].tid))
+    unflat = b.temp(dtype, tuple(val.shape))
+    b.emit(ir.ReshapeNode(x=normed.tid, out=unflat.tid, shape=literal((-1,) + tuple(val.shape[1:]))))
+    outs = [_affine(b, unflat, weight, bias, _channel_shape(b, x_node))]
+    for stat in stats:
+        if stat is not None:
+            flat = b.temp(dtype, stat.shape[:2])
+            b.emit(ir.ReshapeNode(x=stat.tid, out=flat.tid, shape=literal((-1, groups))))
+            stat = flat
+        outs.append(stat)
+    b.bind(node, outs)
+
+
+def fold_conv_batch_norm(b: ProgramBuilder, conv_node: Node, bn: Node, out: Node) -> None:
+    """conv -> inference batch norm -> its output `out`, as one convolution whose
+    weights and bias have the batch norm folded in at compile time, when the
+    weights and statistics are constants; else each node by its own handler."""
+    c = conv_args(conv_node)
+    weight, bias, mean, var = bn.args[1:5]
+    if not all(_is_constant(b, n) for n in (c.weight, c.bias, weight, bias, mean, var)):
+        for n in (conv_node, bn, out):
+            REGISTRY.lookup(n.target)(b, n)
+        return
+    eps = float(bn.args[6])
+    dtype = b.val(conv_node).dtype
+    w_shape = tuple(b.val(c.weight).shape)
+    channels = int(b.val(conv_node).shape[1])
+
+    def folded_weight():
+        scale, _ = batch_norm_scale_shift(b, weight, bias, mean, var, eps)
+        w = b.constant(c.weight).double()
+        if c.transposed:  # (C_in, O / g, *k): output channel g * (O / g) + j
+            grouped = w.reshape(c.groups, -1, channels // c.groups, *w_shape[2:])
+            scale = scale.reshape(c.groups, 1, channels // c.groups, *[1] * (len(w_shape) - 2))
+            return (grouped * scale).reshape(w_shape).to(dtype)
+        return (w * scale.reshape(-1, *[1] * (len(w_shape) - 1))).to(dtype)
+
+    def folded_bias():
+        scale, shift = batch_norm_scale_shift(b, weight, bias, mean, var, eps)
+        conv_bias = 0.0 if c.bias is None else b.constant(c.bias).double()
+        return (conv_bias * scale + shift).to(dtype)
+
+    emit_conv(b, out, c, weight=b.computed_constant(folded_weight, dtype, w_shape),
+              bias=b.computed_constant(folded_bias, dtype, (channels,)))
 
 
 @REGISTRY.register([aten.scaled_dot_product_attention.default], keep_whole=True)
 def sdpa(b: ProgramBuilder, node: Node) -> None:
+    """(B, H, L, D) inputs as they are; (B, L, D) ones, and a (B, L, S) mask, get
+    a heads axis of 1, removed from the output. Masks broadcast to (B, H, L, S)."""
     q, k, v = node.args[:3]
     mask = arg(node, 3, "attn_mask")
     dropout = arg(node, 4, "dropout_p", 0.0)
@@ -152,18 +365,36 @@ def sdpa(b: ProgramBuilder, node: Node) -> None:
     if dropout:
         raise Unsupported("attention dropout")
     q_val, k_val = b.val(q), b.val(k)
-    if q_val.dim() != 4:
-        raise Unsupported("attention inputs must be (B, H, L, D)")
-    if q_val.shape[1] != k_val.shape[1] and not enable_gqa:
+    rank = q_val.dim()
+    if rank not in (3, 4) or any(b.val(t).dim() != rank for t in (k, v)):
+        raise Unsupported("attention inputs must be (B, H, L, D) or (B, L, D)")
+    if rank == 4 and q_val.shape[1] != k_val.shape[1] and not enable_gqa:
         raise Unsupported("query and key heads differ without enable_gqa")
     if causal and mask is not None:
         raise Unsupported("both a mask and is_causal")
+    if mask is not None and b.val(mask).dim() > 4:
+        raise Unsupported("a mask of more than 4 dimensions")
     if scale is None:
         scale = 1.0 / math.sqrt(q_val.shape[-1])
     qq, kk, vv = _float_operands(b, node, q, k, v)
-    mask_tid = None
+    mask_slot = None
     if mask is not None:
         m = b.tensor_slot(mask)
-        mask_tid = (m if m.dtype == torch.bool else b.cast(m, b.val(node).dtype)).tid
-    b.emit(ir.ScaledDotProductAttentionNode(q=qq.tid, k=kk.tid, v=vv.tid, out=b.out(node).tid,
-                                            mask=mask_tid, scale=float(scale), causal=causal))
+        mask_slot = m if m.dtype == torch.bool else b.cast(m, b.val(node).dtype)
+    if rank == 3:
+        qq, kk, vv = (_heads_axis(b, t) for t in (qq, kk, vv))
+        if mask_slot is not None and len(mask_slot.shape) == 3:
+            mask_slot = _heads_axis(b, mask_slot)
+    out = b.out(node) if rank == 4 else b.temp(qq.dtype, (*qq.shape[:3], vv.shape[-1]))
+    b.emit(ir.ScaledDotProductAttentionNode(q=qq.tid, k=kk.tid, v=vv.tid, out=out.tid,
+                                            mask=mask_slot and mask_slot.tid, scale=float(scale),
+                                            causal=causal))
+    if rank == 3:
+        b.emit(ir.SqueezeNode(x=out.tid, out=b.out(node).tid, axes=[1]))
+
+
+def _heads_axis(b: ProgramBuilder, slot):
+    """(B, L, D) -> (B, 1, L, D)."""
+    out = b.temp(slot.dtype, (slot.shape[0], 1, *slot.shape[1:]))
+    b.emit(ir.ExpandDimsNode(x=slot.tid, out=out.tid, axes=[1]))
+    return out

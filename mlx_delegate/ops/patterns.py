@@ -2,10 +2,14 @@
 
 RMSNorm written out by hand, as many LLM codebases do,
     x * rsqrt(mean(x * x, -1, keepdim=True) + eps) [* weight]
-(with x.pow(2) or x * x, and either operand order) becomes one RmsNormNode."""
+(with x.pow(2) or x * x, and either operand order) becomes one RmsNormNode.
+
+A convolution followed by an inference batch norm (conv -> bn -> bn[0]) becomes
+one ConvNode with the batch norm folded into its weights and bias."""
 
 from __future__ import annotations
 
+import operator
 from typing import Optional
 
 from torch.fx import Node
@@ -13,6 +17,7 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.registry import PatternMatch, target_key
 from ..ir import schema as ir
+from .nn import fold_conv_batch_norm
 
 
 def _is(node, *names: str) -> bool:
@@ -106,3 +111,22 @@ def rms_norm(node: Node) -> Optional[PatternMatch]:
         )
 
     return PatternMatch("rms_norm", nodes, lower)
+
+
+CONVOLUTIONS = ("aten::convolution", "aten::conv1d", "aten::conv2d")
+
+
+@REGISTRY.register_pattern
+def conv_batch_norm(node: Node) -> Optional[PatternMatch]:
+    """getitem(batch_norm(conv(...)), 0), the batch norm in inference mode. The
+    builder checks that the convolution's output feeds only the batch norm."""
+    if node.op != "call_function" or node.target is not operator.getitem or node.args[1] != 0:
+        return None
+    bn = node.args[0]
+    if not _is(bn, "aten::_native_batch_norm_legit_no_training"):
+        return None
+    conv = bn.args[0]
+    if not _is(conv, *CONVOLUTIONS) or not conv.meta["val"].dtype.is_floating_point:
+        return None
+    return PatternMatch("conv_batch_norm", (conv, bn, node),
+                        lambda b: fold_conv_batch_norm(b, conv, bn, node))

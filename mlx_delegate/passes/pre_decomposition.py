@@ -14,6 +14,8 @@ import torch
 from torch.export import ExportedProgram
 from torch.fx import Graph, Node
 
+from .adaptive_max_pool import REWRITES as ADAPTIVE_MAX_POOL_REWRITES
+
 aten = torch.ops.aten
 
 
@@ -36,7 +38,7 @@ def _call(graph: Graph, target, *args) -> Node:
     return node
 
 
-REWRITES = {aten.round.decimals: _round_decimals}
+REWRITES = {aten.round.decimals: _round_decimals, **ADAPTIVE_MAX_POOL_REWRITES}
 
 
 def rewrite_non_core_ops(program: ExportedProgram) -> ExportedProgram:

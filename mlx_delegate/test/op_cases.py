@@ -885,3 +885,5 @@ case("two_delegates", [
     C("topk_between", _around_topk, T((3, 5), distinct=True), delegates=2, fallback=("topk",)),
     C("atan2_between", _around_atan2, T((3, 4)), T((3, 4), f32, 0, 1), delegates=2, fallback=("atan2",)),
 ])
+
+from . import op_cases_nn  # noqa: E402,F401

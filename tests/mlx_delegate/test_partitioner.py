@@ -74,6 +74,17 @@ CASES = {
         lambda x: F.leaky_relu(x, 0.2).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "LeakyRelu"),
     "aten::hardtanh": (
         lambda x: F.hardtanh(x, -0.5, 0.5).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+    "aten::upsample_nearest1d.vec": (
+        lambda x: F.interpolate(x, scale_factor=2).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Upsample"),
+    "aten::upsample_linear1d.vec": (
+        lambda x: F.interpolate(x, size=7, mode="linear").transpose(1, 2).reshape(2, -1), [(2, 3, 4)],
+        "Upsample"),
+    "aten::upsample_nearest3d.vec": (
+        lambda x: F.interpolate(x, scale_factor=2).permute(0, 2, 3, 4, 1).reshape(-1, 2), [(1, 2, 2, 2, 3)],
+        "Upsample"),
+    "aten::upsample_trilinear3d.vec": (
+        lambda x: F.interpolate(x, size=(3, 4, 5), mode="trilinear", align_corners=True)
+        .permute(0, 2, 3, 4, 1).reshape(-1, 2), [(1, 2, 2, 2, 3)], "Upsample"),
 }
 
 

@@ -62,6 +62,33 @@ void exec_rms_norm(const RmsNormNode& n, ExecutionState& st, StreamOrDevice s) {
   st.set_tensor(n.out, mx::fast::rms_norm(st.tensor(n.x), w, n.eps, s));
 }
 
+// mx::conv_general on channels-last x (N, *spatial, C) and w (O, *k, C / groups).
+// MLX convolves groups in 1-D and 2-D only: 3-D groups are convolved one by one
+// (channel slices of x and w) and concatenated.
+static mx::array grouped_conv(const mx::array& x, const mx::array& w, const std::vector<int>& stride,
+                              const std::vector<int>& lo, const std::vector<int>& hi,
+                              const std::vector<int>& dilation,
+                              const std::vector<int>& input_dilation, int groups, bool flip,
+                              StreamOrDevice s) {
+  int nd = static_cast<int>(w.ndim()) - 2;
+  if (groups == 1 || nd < 3) {
+    return mx::conv_general(x, w, stride, lo, hi, dilation, input_dilation, groups, flip, s);
+  }
+  int in_per_group = x.shape(-1) / groups, out_per_group = w.shape(0) / groups;
+  std::vector<mx::array> parts;
+  for (int g = 0; g < groups; ++g) {
+    mx::Shape x_start(x.ndim(), 0), x_stop(x.shape());
+    x_start.back() = g * in_per_group;
+    x_stop.back() = (g + 1) * in_per_group;
+    mx::Shape w_start(w.ndim(), 0), w_stop(w.shape());
+    w_start[0] = g * out_per_group;
+    w_stop[0] = (g + 1) * out_per_group;
+    parts.push_back(mx::conv_general(mx::slice(x, x_start, x_stop, s), mx::slice(w, w_start, w_stop, s),
+                                     stride, lo, hi, dilation, input_dilation, 1, flip, s));
+  }
+  return mx::concatenate(parts, -1, s);
+}
+
 // PyTorch layout: x (N, C, *spatial), weight (O, C/groups, *kernel), out
 // (N, O, *spatial). MLX convolves channels-last, so transpose around it.
 // PyTorch's conv_transpose as a convolution of the stride-dilated input with
@@ -97,8 +124,8 @@ static mx::array conv_transposed(const mx::array& x, const mx::array& w,
     crop_lo[i] = lo[i] - want_lo;
     crop_hi[i] = hi[i] - want_hi;
   }
-  mx::array y = mx::conv_general(x, weight, std::vector<int>(nd, 1), lo, hi, dilation, stride,
-                                 groups, /*flip=*/true, s);
+  mx::array y = grouped_conv(x, weight, std::vector<int>(nd, 1), lo, hi, dilation, stride, groups,
+                             /*flip=*/true, s);
   bool crop = false;
   mx::Shape start(y.ndim(), 0), stop(y.shape());
   for (int i = 0; i < nd; ++i) {
@@ -136,8 +163,8 @@ void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
   mx::array y = n.transposed
       ? conv_transposed(xin, w, stride, padding, dilation,
                         expand(n.output_padding, 0, "output_padding"), n.groups, s)
-      : mx::conv_general(xin, mx::transpose(w, to_last, s), stride, padding, padding, dilation, {},
-                         n.groups, false, s);
+      : grouped_conv(xin, mx::transpose(w, to_last, s), stride, padding, padding, dilation, {},
+                     n.groups, false, s);
   if (n.bias) y = mx::add(y, st.tensor(*n.bias), s);  // channels-last: bias broadcasts
   st.set_tensor(n.out, mx::transpose(y, to_first, s));
 }

@@ -1,0 +1,283 @@
+"""Pooling, adaptive pooling and upsampling over the trailing (spatial) axes of
+PyTorch's (N, C, *spatial) or (C, *spatial) layout.
+
+Pixel shuffle and unshuffle need no handler: ExecuTorch decomposes them into
+view, permute and clone, which are lowered as they are."""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+from torch.fx import Node
+
+from ..builder import REGISTRY, Unsupported
+from ..builder.program_builder import ProgramBuilder
+from ..ir import schema as ir
+from ..passes import adaptive_max_pool as _defines_the_op  # noqa: F401  (mlx_delegate::adaptive_max_pool)
+from .common import arg, overload
+
+aten = torch.ops.aten
+
+
+def _per_axis(value, nd: int, default: list[int]) -> list[int]:
+    """A pooling argument (an int, or a list of 1 or nd ints) with one entry per
+    pooled axis; an empty list or None is `default` (a stride is the kernel)."""
+    if value is None or (isinstance(value, (list, tuple)) and not value):
+        return list(default)
+    values = [int(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+    return values * nd if len(values) == 1 else values
+
+
+def _require_float(b: ProgramBuilder, x: Node, what: str) -> None:
+    dtype = b.val(x).dtype
+    if not dtype.is_floating_point:
+        raise Unsupported(f"{dtype} {what} (MLX computes it in floating point only)")
+
+
+def _static_sizes(b: ProgramBuilder, x: Node, nd: int) -> list[int]:
+    sizes = b.val(x).shape[-nd:]
+    if any(isinstance(s, torch.SymInt) for s in sizes):
+        raise Unsupported("dynamic spatial sizes")
+    return [int(s) for s in sizes]
+
+
+def _used_outputs(node: Node) -> set[int]:
+    return {u.args[1] for u in node.users if u.target is operator.getitem}
+
+
+# ---- max and average pooling ------------------------------------------------------
+
+MAX_POOL = {aten.max_pool2d_with_indices.default: 2, aten.max_pool3d_with_indices.default: 3}
+
+
+@REGISTRY.register(list(MAX_POOL))
+def max_pool(b: ProgramBuilder, node: Node) -> None:
+    """One PoolNode; its indices output only when the graph reads them (max_pool1d
+    and max_poolNd without indices become these ops too)."""
+    nd = MAX_POOL[overload(node)]
+    x = node.args[0]
+    _require_float(b, x, "max pooling")
+    kernel = _per_axis(node.args[1], nd, [])
+    values, indices = b.val(node)
+    out = b.temp(values.dtype, tuple(values.shape))
+    index = b.temp(torch.int64, tuple(indices.shape)) if 1 in _used_outputs(node) else None
+    b.emit(ir.PoolNode(
+        x=b.tid(x), out=out.tid, indices_out=index and index.tid, kind=ir.PoolKind.Max, kernel=kernel,
+        stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
+        padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
+        dilation=_per_axis(arg(node, 4, "dilation"), nd, [1] * nd),
+        ceil_mode=bool(arg(node, 5, "ceil_mode", False))))
+    b.bind(node, [out, index])
+
+
+AVG_POOL = {aten.avg_pool2d.default: 2, aten.avg_pool3d.default: 3}
+
+
+@REGISTRY.register(list(AVG_POOL))
+def avg_pool(b: ProgramBuilder, node: Node) -> None:
+    nd = AVG_POOL[overload(node)]
+    x = node.args[0]
+    _require_float(b, x, "average pooling")
+    kernel = _per_axis(node.args[1], nd, [])
+    divisor = arg(node, 6, "divisor_override")
+    b.emit(ir.PoolNode(
+        x=b.tid(x), out=b.out(node).tid, kind=ir.PoolKind.Avg, kernel=kernel,
+        stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
+        padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
+        ceil_mode=bool(arg(node, 4, "ceil_mode", False)),
+        count_include_pad=bool(arg(node, 5, "count_include_pad", True)),
+        divisor_override=0 if divisor is None else int(divisor)))
+
+
+# ---- adaptive pooling ---------------------------------------------------------------
+
+ADAPTIVE_AVG = {aten._adaptive_avg_pool2d.default: 2, aten._adaptive_avg_pool3d.default: 3}
+
+
+def adaptive_windows(size: int, out: int) -> list[tuple[int, int]]:
+    """PyTorch's adaptive pooling windows [start, end) of an axis of `size` pooled to `out`."""
+    return [((o * size) // out, -(-(o + 1) * size // out)) for o in range(out)]
+
+
+@REGISTRY.register(list(ADAPTIVE_AVG))
+def adaptive_avg_pool(b: ProgramBuilder, node: Node) -> None:
+    """Output sizes that divide the input: one average PoolNode. Otherwise the
+    windows overlap or differ in size, and the mean is separable per axis: each
+    axis is multiplied by a constant (out, in) averaging matrix."""
+    nd = ADAPTIVE_AVG[overload(node)]
+    x = node.args[0]
+    _require_float(b, x, "adaptive average pooling")
+    sizes = _static_sizes(b, x, nd)
+    outs = [int(o) for o in node.args[1]]
+    if all(s % o == 0 for s, o in zip(sizes, outs)):
+        kernel = [s // o for s, o in zip(sizes, outs)]
+        b.emit(ir.PoolNode(x=b.tid(x), out=b.out(node).tid, kind=ir.PoolKind.Avg, kernel=kernel,
+                           stride=kernel))
+        return
+    y = b.tensor_slot(x)
+    axes = [(a, s, o) for a, (s, o) in enumerate(zip(sizes, outs)) if s != o]
+    for i, (a, size, out) in enumerate(axes):
+        final = b.out(node) if i == len(axes) - 1 else None
+        y = _average_axis(b, y, nd - a, size, out, final)
+
+
+def _average_axis(b: ProgramBuilder, y, from_end: int, size: int, out: int, final):
+    """y with its axis `-from_end` (of `size`) averaged into `out` adaptive windows."""
+    def matrix():
+        m = torch.zeros(out, size, dtype=torch.float64)
+        for o, (start, end) in enumerate(adaptive_windows(size, out)):
+            m[o, start:end] = 1.0 / (end - start)
+        return m.to(y.dtype) if from_end != 1 else m.t().contiguous().to(y.dtype)
+
+    shape = list(y.shape)
+    rank = len(shape)
+    m = b.computed_constant(matrix, y.dtype, (out, size) if from_end != 1 else (size, out))
+    if from_end == 1:  # (..., size) @ (size, out)
+        shape[-1] = out
+        result = final if final is not None else b.temp(y.dtype, tuple(shape))
+        b.emit(ir.MatmulNode(a=y.tid, b=m.tid, out=result.tid))
+        return result
+    # Bring the axis to -2, then (out, size) @ (..., size, W); swap back.
+    perm = list(range(rank))
+    perm[-from_end], perm[-2] = perm[-2], perm[-from_end]
+    if from_end != 2:
+        y = _transpose(b, y, perm)
+    moved = [y.shape[p] for p in range(rank)]
+    moved[-2] = out
+    product = b.temp(y.dtype, tuple(moved)) if from_end != 2 or final is None else final
+    b.emit(ir.MatmulNode(a=m.tid, b=y.tid, out=product.tid))
+    return product if from_end == 2 else _transpose(b, product, perm, final)
+
+
+def _transpose(b: ProgramBuilder, y, perm: list[int], out=None):
+    out = out if out is not None else b.temp(y.dtype, tuple(y.shape[p] for p in perm))
+    b.emit(ir.TransposeNode(x=y.tid, out=out.tid, perm=perm))
+    return out
+
+
+@REGISTRY.register([torch.ops.mlx_delegate.adaptive_max_pool.default])
+def adaptive_max_pool(b: ProgramBuilder, node: Node) -> None:
+    """Adaptive max pooling whose windows overlap or differ in size (divisible
+    sizes became max_pool*_with_indices before decomposition). Each pooled axis
+    is gathered (Take) into out * K positions, K its longest window, a shorter
+    window repeating its last element; the values are the max over the K
+    positions of every window, the indices map the argmax through a constant
+    table to flat indices into the input plane."""
+    x, outs = node.args[0], [int(o) for o in node.args[1]]
+    nd = len(outs)
+    _require_float(b, x, "adaptive max pooling")
+    sizes = _static_sizes(b, x, nd)
+    windows = [adaptive_windows(s, o) for s, o in zip(sizes, outs)]
+    kernels = [max(end - start for start, end in w) for w in windows]
+    positions = [[min(start + k, end - 1) for start, end in w for k in range(kernel)]
+                 for w, kernel in zip(windows, kernels)]
+    y = b.tensor_slot(x)
+    lead = list(y.shape[: len(y.shape) - nd])
+    for a, index in enumerate(positions):
+        shape = list(y.shape)
+        shape[len(lead) + a] = len(index)
+        y = _take(b, y, _int_constant(b, index, torch.int32), len(lead) + a, shape)
+    # (*lead, o0 * K0, o1 * K1, ..) -> (*lead, o0, K0, o1, K1, ..) -> (*lead, o0, o1, .., K0 * K1 * ..)
+    paired = [d for o, k in zip(outs, kernels) for d in (o, k)]
+    y = _reshape(b, y, lead + paired)
+    window = 1
+    for k in kernels:
+        window *= k
+    perm = list(range(len(lead))) + [len(lead) + 2 * a for a in range(nd)] + \
+        [len(lead) + 2 * a + 1 for a in range(nd)]
+    y = _reshape(b, _transpose(b, y, perm), lead + outs + [window])
+    values, indices = b.val(node)
+    out = b.temp(values.dtype, tuple(values.shape))
+    b.emit(ir.MaxNode(x=y.tid, out=out.tid, axes=[-1], keepdims=False))
+    index = None
+    if 1 in _used_outputs(node):
+        index = _input_plane_index(b, y, positions, sizes, outs, window, tuple(indices.shape))
+    b.bind(node, [out, index])
+
+
+def _input_plane_index(b: ProgramBuilder, windows, positions, sizes, outs, window, shape):
+    """Flat input-plane index of each window's (first) maximum: table[o * window + k]."""
+    def table():
+        coords = torch.zeros((), dtype=torch.int64)
+        stride = 1
+        for a in reversed(range(len(sizes))):
+            axis = torch.tensor(positions[a]).reshape(outs[a], -1)  # (o, K) input coordinates
+            view = [1] * (2 * len(sizes))
+            view[a], view[len(sizes) + a] = outs[a], axis.shape[1]
+            coords = coords + axis.reshape(view) * stride
+            stride *= sizes[a]
+        return coords.reshape(-1)
+
+    count = 1
+    for o in outs:
+        count *= o
+    argmax = b.temp(torch.int64, shape)
+    b.emit(ir.ArgMaxNode(x=windows.tid, out=argmax.tid, axis=-1, keepdims=False))
+    first = _int_constant(b, [o * window for o in range(count)], torch.int64, tuple(outs))
+    flat = b.temp(torch.int64, shape)
+    b.emit(ir.AddNode(a=argmax.tid, b=first.tid, out=flat.tid))
+    lookup = b.computed_constant(table, torch.int64, (count * window,))
+    return _take(b, lookup, flat, 0, shape)
+
+
+def _int_constant(b: ProgramBuilder, values: list[int], dtype: torch.dtype, shape=None):
+    shape = (len(values),) if shape is None else shape
+    return b.computed_constant(lambda: torch.tensor(values, dtype=dtype).reshape(shape), dtype, shape)
+
+
+def _take(b: ProgramBuilder, x, indices, axis: int, shape):
+    out = b.temp(x.dtype, tuple(shape))
+    b.emit(ir.TakeNode(x=x.tid, indices=indices.tid, out=out.tid, axis=axis))
+    return out
+
+
+def _reshape(b: ProgramBuilder, y, shape: list):
+    """y reshaped to `shape`, whose one dynamic size (a batch) is given as -1."""
+    if sum(isinstance(d, torch.SymInt) for d in shape) > 1:
+        raise Unsupported("more than one dynamic leading axis")
+    dims = [ir.IntOrVid(literal=-1 if isinstance(d, torch.SymInt) else int(d)) for d in shape]
+    out = b.temp(y.dtype, tuple(shape))
+    b.emit(ir.ReshapeNode(x=y.tid, out=out.tid, shape=dims))
+    return out
+
+
+# ---- upsampling ---------------------------------------------------------------------
+
+Nearest, Linear = ir.UpsampleMode.Nearest, ir.UpsampleMode.Linear
+# op -> (mode, number of resized axes)
+UPSAMPLE = {
+    aten.upsample_nearest1d.vec: (Nearest, 1),
+    aten.upsample_nearest2d.vec: (Nearest, 2),
+    aten.upsample_nearest3d.vec: (Nearest, 3),
+    aten.upsample_linear1d.vec: (Linear, 1),
+    aten.upsample_bilinear2d.vec: (Linear, 2),
+    aten.upsample_trilinear3d.vec: (Linear, 3),
+}
+# Core ATen ops reach the partitioner as they are; the others are kept whole
+# (ExecuTorch would decompose them into index arithmetic and gathers).
+CORE_UPSAMPLE = [aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.vec]
+
+
+@REGISTRY.register(CORE_UPSAMPLE)
+@REGISTRY.register([op for op in UPSAMPLE if op not in CORE_UPSAMPLE], keep_whole=True)
+def upsample(b: ProgramBuilder, node: Node) -> None:
+    """F.interpolate's nearest and (bi/tri)linear modes, with a size or scale factors."""
+    mode, nd = UPSAMPLE[overload(node)]
+    x = node.args[0]
+    linear = mode == Linear
+    if linear:
+        _require_float(b, x, "linear interpolation")
+    elif b.val(x).dtype == torch.bool:
+        raise Unsupported("nearest interpolation of bool")
+    scale_factors = arg(node, 3 if linear else 2, "scale_factors")
+    if scale_factors is not None and any(not isinstance(s, (int, float)) for s in scale_factors):
+        raise Unsupported("runtime scale factors")
+    out_size = b.val(node).shape[-nd:]
+    if any(isinstance(s, torch.SymInt) for s in out_size):
+        raise Unsupported("dynamic output sizes")
+    b.emit(ir.UpsampleNode(
+        x=b.tid(x), out=b.out(node).tid, mode=mode,
+        align_corners=bool(arg(node, 2, "align_corners", False)) if linear else False,
+        out_size=[int(s) for s in out_size],
+        scales=[1.0 / float(s) for s in scale_factors] if scale_factors else None))
