@@ -279,7 +279,6 @@ class RpcService(Declaration):
     methods: tuple[RpcMethod, ...] = ()
 
 
-
 @dataclass(frozen=True)
 class Schema:
     """A whole resolved schema: the root file and everything it includes."""
@@ -295,7 +294,10 @@ class Schema:
     _index: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._index.update({d.qualified_name: d for d in self.declarations})
+        # Services have names of their own: a table may share one with a service.
+        services = [d for d in self.declarations if isinstance(d, RpcService)]
+        types = [d for d in self.declarations if not isinstance(d, RpcService)]
+        self._index.update({d.qualified_name: d for d in services + types})
 
     def lookup(self, qualified_name: str) -> Declaration:
         return self._index[qualified_name]

@@ -532,7 +532,12 @@ def _syntax_error(error: lark.UnexpectedInput, text: str, file: str) -> SchemaEr
         return SchemaError.at(location, f"unexpected character {_describe(text[offset])}")
     if isinstance(error, lark.UnexpectedToken):
         token = error.token
-        expected = ", ".join(sorted(_spell(t) for t in error.expected))
+        # The parser's own view of what it accepts here (the lexer's set can lag
+        # a token behind, after a value of JSON data for one).
+        accepted = (
+            error.interactive_parser.accepts() if error.interactive_parser else error.expected
+        )
+        expected = ", ".join(sorted(_spell(t) for t in accepted or error.expected))
         if token.type == "$END":
             return SchemaError.at(
                 _end_location(text, file), f"unexpected end of file, expected {expected}"

@@ -19,6 +19,7 @@ from typing import Iterable, Optional
 
 from . import model as m
 from . import syntax as s
+from .binding import Binding, bind
 from .diagnostics import Diagnostic, SchemaError
 from .model import Location, Scalar, TypeKind, TypeRef
 
@@ -68,6 +69,27 @@ HASHABLE = (Scalar.INT16, Scalar.UINT16, Scalar.INT32, Scalar.UINT32, Scalar.INT
 BOOL_DEFAULT_RANGE = (0, 255)
 DECIMAL_INT = re.compile(r"[+-]?[0-9]+\Z")
 HEX_INT = re.compile(r"[+-]?0[xX][0-9a-fA-F]+\Z")
+# An integer as C's strtoll reads a whole string (flatc's reading of numbers in
+# string constants, such as `id: " 3"`): leading blanks, a sign, decimal or 0x-hex.
+C_INTEGER = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX]([0-9a-fA-F]+)|([0-9]+))\Z")
+INT32_RANGE = Scalar.INT32.int_range  # flatc reads an attribute's number as an int32
+# A field `x` of these kinds also makes flatc --python write these names, so no
+# other field may have them (a union's `x_type` is a field of its own).
+CLASHING_SUFFIXES = {
+    TypeKind.UNION: ("Type",),
+    TypeKind.VECTOR: ("_length", "Length"),
+    TypeKind.STRING: ("_byte_vector", "ByteVector"),
+}
+CONVERSION_FUNCTIONS = {
+    "deg": math.degrees,
+    "rad": math.radians,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+}
 SPECIAL_FLOAT = re.compile(r"[+-]?(nan|inf|infinity)\Z")
 
 
@@ -101,6 +123,22 @@ def parse_integer(text: str) -> Optional[int]:
     return None
 
 
+def parse_c_integer(text: str, low: int, high: int) -> Optional[int]:
+    """An integer in [low; high] as flatc reads one from a string constant: C's
+    whole-string strtoll (leading blanks, sign, decimal or 0x-hex); an
+    unsigned target takes no minus sign but -0."""
+    match = C_INTEGER.match(text)
+    if match is None:
+        return None
+    sign, hex_digits, digits = match.groups()
+    value = int(hex_digits, 16) if hex_digits else int(digits)
+    if sign == "-":
+        if low >= 0 and value != 0:
+            return None
+        value = -value
+    return value if low <= value <= high else None
+
+
 def parse_float(text: str) -> Optional[float]:
     """A float default: decimal, hex float with exponent, nan/inf, else None."""
     lowered = text.lower()
@@ -126,6 +164,18 @@ def _range_text(low: int, high: int) -> str:
     return f"[{low}; {high}]"
 
 
+MASK64 = (1 << 64) - 1
+
+
+def _as_signed(bits: int) -> int:
+    """A 64-bit pattern as int64."""
+    return bits - (1 << 64) if bits >> 63 else bits
+
+
+def _starts_like_name(text: str) -> bool:
+    return text[:1].isascii() and (text[:1].isalpha() or text[:1] == "_")
+
+
 # ---------------------------------------------------------------- resolver
 
 
@@ -136,7 +186,9 @@ class _Resolver:
         self.file_order = {f.path: i for i, f in enumerate(schema.files)}
         self.statements: list[s.Statement] = [st for f in schema.files for st in f.statements]
         self.entries: list[_Entry] = []
-        self.by_name: dict[str, _Entry] = {}
+        self.by_name: dict[str, _Entry] = {}  # types: tables, structs, enums, unions
+        self.services_by_name: dict[str, _Entry] = {}  # flatc keeps services apart
+        self.bindings = bind(self.statements)
         self.failed: set[str] = set()
         self.enums: dict[str, m.Enum] = {}
         self.unions: dict[str, m.Union] = {}
@@ -184,13 +236,16 @@ class _Resolver:
         file_level = self.file_level()
         if self.diagnostics:
             raise SchemaError(sorted(self.diagnostics, key=self._sort_key))
-        built = {**self.enums, **self.unions, **self.structs, **self.tables, **self.services}
+        types = {**self.enums, **self.unions, **self.structs, **self.tables}
         root_file = self.schema.files[-1].path
         others = tuple(f.path for f in self.schema.files[:-1])
         return m.Schema(
             path=self.schema.root,
             files=(root_file, *others),
-            declarations=tuple(built[e.qualified] for e in self.entries),
+            declarations=tuple(
+                (self.services if isinstance(e.syntax, s.RpcServiceSyntax) else types)[e.qualified]
+                for e in self.entries
+            ),
             **file_level,
         )
 
@@ -199,8 +254,11 @@ class _Resolver:
             if not isinstance(statement, s.DeclarationSyntax):
                 continue
             qualified = ".".join(statement.namespace + (statement.name.text,))
-            if qualified in self.by_name:
-                first = self.by_name[qualified].syntax.name.location
+            names = (
+                self.services_by_name if isinstance(statement, s.RpcServiceSyntax) else self.by_name
+            )
+            if qualified in names:
+                first = names[qualified].syntax.name.location
                 self.error(
                     statement.name.location,
                     f"'{qualified}' is already declared (first at {first})",
@@ -208,7 +266,7 @@ class _Resolver:
                 continue
             entry = _Entry(index, statement, qualified)
             self.entries.append(entry)
-            self.by_name[qualified] = entry
+            names[qualified] = entry
 
     # -- attributes
 
@@ -230,33 +288,23 @@ class _Resolver:
 
     def check_attribute_value(self, attribute: s.AttributeSyntax) -> None:
         value = attribute.value
-        if value is not None and value.kind == "number" and parse_integer(value.text) is None:
+        if value is None or value.kind != "number":
+            return
+        number = parse_integer(value.text)
+        if number is None:
             self.error(
                 value.location,
                 f"value of attribute '{attribute.name}' must be an integer or a string, "
                 f"not {value.text}",
             )
+        elif not INT32_RANGE[0] <= number <= INT32_RANGE[1]:
+            self.error(
+                value.location,
+                f"value of attribute '{attribute.name}' does not fit int32 "
+                f"{_range_text(*INT32_RANGE)}: {value.text}",
+            )
 
     # -- name lookup
-
-    def lookup(self, name: s.Name, namespace: tuple[str, ...], user_index: int) -> Optional[_Entry]:
-        """Find a declaration as flatc does.
-
-        Among declarations before the use: the name as an absolute path, then
-        in the current namespace and each enclosing one. A table or struct not
-        declared yet binds, as in flatc, to the next one declared later whose
-        qualified name is the written name or, for a plain name, whose short
-        name is (in whatever namespace)."""
-        earlier = self.earlier_entry(name.text, namespace, user_index)
-        if earlier is not None:
-            return earlier
-        for entry in self.entries:
-            if entry.index > user_index and isinstance(
-                entry.syntax, (s.TableSyntax, s.StructSyntax)
-            ):
-                if entry.qualified == name.text or entry.syntax.name.text == name.text:
-                    return entry
-        return None
 
     def earlier_entry(self, text: str, namespace: tuple[str, ...], before: int) -> Optional[_Entry]:
         candidates = [text] + [
@@ -311,7 +359,7 @@ class _Resolver:
             return TypeRef(TypeKind.SCALAR, scalar=scalar)
         if name.text == "string":
             return TypeRef(TypeKind.STRING)
-        entry = self.lookup(name, owner.syntax.namespace, owner.index)
+        entry = self.bound_entry(name)
         if entry is None:
             later = self.later_enum_or_union(name, owner.syntax.namespace)
             if later is not None:
@@ -321,6 +369,13 @@ class _Resolver:
                     f"{kind} '{later.qualified}' is used before its declaration; flatc needs "
                     f"enums and unions declared before use",
                 )
+            namespace = owner.syntax.namespace
+            for depth in range(len(namespace), -1, -1):
+                service = ".".join(namespace[:depth] + (name.text,))
+                if service in self.services_by_name:
+                    raise SchemaError.at(
+                        name.location, f"'{service}' is an rpc_service, not a type"
+                    )
             raise SchemaError.at(
                 name.location, f"unknown type '{name.text}' (check its spelling and namespace)"
             )
@@ -328,6 +383,9 @@ class _Resolver:
         if entry.qualified in self.failed:
             raise _Dropped()
         if isinstance(decl, s.EnumSyntax):
+            if entry.qualified not in self.enums:
+                # `enum E : E`: flatc reads E's underlying type while it is still int.
+                return TypeRef(TypeKind.SCALAR, scalar=Scalar.INT32)
             underlying = self.enums[entry.qualified].underlying
             return TypeRef(TypeKind.ENUM, scalar=underlying, decl=entry.qualified)
         if isinstance(decl, s.UnionSyntax):
@@ -338,17 +396,51 @@ class _Resolver:
             return TypeRef(TypeKind.TABLE, decl=entry.qualified)
         raise SchemaError.at(name.location, f"'{entry.qualified}' is an rpc_service, not a type")
 
+    def binding(self, name: s.Name) -> Binding:
+        return self.bindings.type_at(name.location)
+
+    def bound_entry(self, name: s.Name) -> Optional[_Entry]:
+        """The declaration a written name binds to, as flatc binds it (see
+        codegen.binding), or None when none ever completes it."""
+        binding = self.binding(name)
+        if binding.target is None:
+            return None
+        entry = self.by_name.get(binding.target)
+        if entry is None:
+            raise _Dropped()  # its declaration repeats a name: reported there
+        is_enum = isinstance(entry.syntax, (s.EnumSyntax, s.UnionSyntax))
+        if is_enum != (binding.kind == "enum"):
+            raise _Dropped()  # an enum and a table of one name: reported there
+        return entry
+
+    def known_struct(self, written: s.TypeSyntax) -> bool:
+        """Whether the written type (a vector's or array's element type for
+        those) named a struct already declared where it was written: flatc
+        checks some attributes against what it knows there."""
+        while isinstance(written, (s.VectorType, s.ArrayType)):
+            written = written.element
+        return self.binding(written.name).known_struct
+
     # -- enums
 
     def build_enum(self, entry: _Entry) -> None:
         decl: s.EnumSyntax = entry.syntax
-        underlying = self.enum_underlying(decl)
+        underlying = self.enum_underlying(decl, entry)
+        self.check_no_force_align(decl)
         bit_flags = _has(decl.attributes, "bit_flags")
         low, high = underlying.int_range
         values: list[m.EnumValue] = []
         names: dict[str, s.EnumValueSyntax] = {}
         next_value = 0
-        for value_syntax in decl.values:
+        written = decl.values
+        if not written:
+            # flatc gives an empty enum one value, NONE (bit position 0 for bit_flags).
+            written = (
+                s.EnumValueSyntax(
+                    s.Name("NONE", decl.name.location), None, (), (), decl.name.location
+                ),
+            )
+        for value_syntax in written:
             name = value_syntax.name
             if name.text in names:
                 raise SchemaError.at(
@@ -399,7 +491,8 @@ class _Resolver:
             )
         return 1 << position
 
-    def enum_underlying(self, decl: s.EnumSyntax) -> Scalar:
+    def enum_underlying(self, decl: s.EnumSyntax, entry: _Entry) -> Scalar:
+        """An integer type, or an enum declared before, whose underlying type it takes."""
         written = decl.underlying
         if written is None:
             raise SchemaError.at(
@@ -407,12 +500,24 @@ class _Resolver:
                 f"enum '{decl.name.text}' needs an underlying integer type, "
                 f"e.g. `enum {decl.name.text} : byte`",
             )
-        scalar = Scalar.from_name(written.name.text) if isinstance(written, s.NamedType) else None
+        scalar = None
+        if isinstance(written, s.NamedType):
+            binding = self.binding(written.name)
+            if binding.kind == "enum" or Scalar.from_name(written.name.text):
+                scalar = self.resolve_named_type(written.name, entry).scalar
         if scalar is None or not scalar.is_integer:
             raise SchemaError.at(
                 written.location, "the underlying type of an enum must be an integer type"
             )
         return scalar
+
+    def check_no_force_align(self, decl: s.DeclarationSyntax) -> None:
+        force_align = _find(decl.attributes, "force_align")
+        if force_align is not None:
+            raise SchemaError.at(
+                force_align.location,
+                "force_align is for structs (and vectors), not enums and unions",
+            )
 
     def integer_literal(self, literal: s.Literal, what: str) -> int:
         value = parse_integer(literal.text)
@@ -424,6 +529,7 @@ class _Resolver:
 
     def build_union(self, entry: _Entry) -> None:
         decl: s.UnionSyntax = entry.syntax
+        self.check_no_force_align(decl)
         low, high = Scalar.UINT8.int_range
         members: list[m.UnionMember] = []
         by_name: dict[str, Location] = {"NONE": decl.name.location}
@@ -461,6 +567,28 @@ class _Resolver:
 
     def union_member_type(self, member: s.UnionMemberSyntax, owner: _Entry) -> TypeRef:
         written = member.type
+        if isinstance(written, s.NamedType) and member.alias is None:
+            # A bare member names a table or struct, even one called `int` or `string`.
+            entry = self.bound_entry(written.name)
+            builtin = Scalar.from_name(written.name.text) or written.name.text == "string"
+            if entry is None and builtin:
+                raise SchemaError.at(
+                    written.location,
+                    "union members must be tables (flatc --python supports no other union members)",
+                )
+            if entry is None:
+                raise SchemaError.at(
+                    written.name.location,
+                    f"unknown type '{written.name.text}' (check its spelling and namespace)",
+                )
+            if entry.qualified in self.failed:
+                raise _Dropped()
+            if not isinstance(entry.syntax, s.TableSyntax):
+                raise SchemaError.at(
+                    written.location,
+                    "union members must be tables (flatc --python supports no other union members)",
+                )
+            return TypeRef(TypeKind.TABLE, decl=entry.qualified)
         if isinstance(written, s.NamedType) and written.name.text == "string":
             raise SchemaError.at(
                 written.location,
@@ -486,7 +614,7 @@ class _Resolver:
         alignment = 1
         key_field: Optional[s.FieldSyntax] = None
         for field in decl.fields:
-            _check_unique_field(field, seen, decl)
+            self.check_field_name(field, seen, decl)
             type_ = self.struct_field_type(field, entry)
             self.check_field_attributes(field, type_, entry)
             key_field = self.check_key(field, type_, key_field)
@@ -497,6 +625,7 @@ class _Resolver:
             alignment = max(alignment, field_alignment)
         alignment = self.forced_alignment(decl, alignment)
         size = _round_up(offset, alignment)
+        self.check_clashing_names(decl, [(f, t) for f, t, _, _ in placed])
         fields = []
         for i, (field, type_, field_offset, field_size) in enumerate(placed):
             next_offset = placed[i + 1][2] if i + 1 < len(placed) else size
@@ -520,12 +649,12 @@ class _Resolver:
         )
 
     def struct_field_type(self, field: s.FieldSyntax, owner: _Entry) -> TypeRef:
-        if field.default is not None:
-            raise SchemaError.at(field.default.location, "struct fields cannot have default values")
         deprecated = _find(field.attributes, "deprecated")
         if deprecated is not None:
             raise SchemaError.at(deprecated.location, "struct fields cannot be deprecated")
         type_ = self.resolve_type(field.type, owner)
+        if field.default is not None:
+            self.check_struct_default(field, type_, owner)
         element = type_.element if type_.kind is TypeKind.ARRAY else type_
         if element.kind not in (TypeKind.SCALAR, TypeKind.ENUM, TypeKind.STRUCT):
             raise SchemaError.at(
@@ -538,6 +667,23 @@ class _Resolver:
         if element.kind is TypeKind.ENUM:
             self.check_enum_has_zero(element.decl, field.name)
         return type_
+
+    def check_struct_default(self, field: s.FieldSyntax, type_: TypeRef, owner: _Entry) -> None:
+        """A struct field takes no default but one that flatc reads as its zero:
+        an integer, bool or enum value 0, or the float written as `0`."""
+        literal = field.default
+        zero = False
+        if type_.is_scalar_like and not _is_null(literal) and literal.kind != "empty_vector":
+            default = self.table_default(field, type_, owner)
+            if type_.scalar.is_float:
+                text = literal.text.rstrip(" ") if literal.kind == "string" else literal.text
+                zero = text == "0"
+            else:
+                zero = default.value in (0, False) and default.kind is not m.DefaultKind.NULL
+        if not zero:
+            raise SchemaError.at(
+                literal.location, "struct fields cannot have default values (other than 0)"
+            )
 
     def check_struct_complete(self, qualified: str, written: s.TypeSyntax, owner: _Entry) -> None:
         if qualified == owner.qualified:
@@ -561,7 +707,8 @@ class _Resolver:
         attribute = _find(decl.attributes, "force_align")
         if attribute is None:
             return natural
-        value = parse_integer(attribute.value.text) if attribute.value else None
+        # Read as flatc reads it: a ubyte, from a number or a string constant.
+        value = parse_c_integer(attribute.value.text, 0, 255) if attribute.value else None
         if value is None or value & (value - 1) or not natural <= value <= MAX_FORCE_ALIGN:
             where = attribute.value.location if attribute.value else attribute.location
             raise SchemaError.at(
@@ -588,15 +735,17 @@ class _Resolver:
         resolved: list[tuple[s.FieldSyntax, TypeRef]] = []
         key_field: Optional[s.FieldSyntax] = None
         for field in decl.fields:
-            _check_unique_field(field, seen, decl)
+            self.check_field_name(field, seen, decl)
             type_ = self.table_field_type(field, entry)
             if type_.kind is TypeKind.UNION:
                 _check_unique_union_type_field(field, seen)
             key_field = self.check_key(field, type_, key_field)
             resolved.append((field, type_))
         slots = self.table_slots(resolved, decl)
+        self.check_clashing_names(decl, resolved)
         fields = [
-            self.table_field(field, type_, slot) for (field, type_), slot in zip(resolved, slots)
+            self.table_field(field, type_, slot, entry)
+            for (field, type_), slot in zip(resolved, slots)
         ]
         self.tables[entry.qualified] = m.Table(
             **_declaration_fields(decl),
@@ -613,6 +762,48 @@ class _Resolver:
         self.check_field_attributes(field, type_, owner)
         return type_
 
+    def check_field_name(
+        self, field: s.FieldSyntax, seen: dict[str, s.FieldSyntax], owner: s.DeclarationSyntax
+    ) -> None:
+        """Unique in its table or struct, and not the name of a table or struct
+        flatc knows where the field is written (its own included)."""
+        clash = self.bindings.field_clashes.get(field.name.location)
+        if clash is not None:
+            raise SchemaError.at(
+                field.name.location,
+                f"field '{field.name.text}' cannot have the name of table or struct '{clash}'",
+            )
+        previous = seen.get(field.name.text)
+        if previous is not None:
+            raise SchemaError.at(
+                field.name.location,
+                f"field '{field.name.text}' already exists (first at line {previous.location.line})",
+            )
+        seen[field.name.text] = field
+
+    def check_clashing_names(
+        self, decl: s.DeclarationSyntax, fields: list[tuple[s.FieldSyntax, TypeRef]]
+    ) -> None:
+        """No field may be named like what flatc --python writes for another: a
+        union `u` gets `uType`, a vector `v` gets `v_length` and `vLength`, a
+        string `s` gets `s_byte_vector` and `sByteVector`."""
+        kinds = {field.name.text: type_.kind for field, type_ in fields}
+        for field, _ in fields:
+            name = field.name.text
+            for kind, suffixes in CLASHING_SUFFIXES.items():
+                for suffix in suffixes:
+                    base = name[: -len(suffix)]
+                    if (
+                        len(name) > len(suffix)
+                        and name.endswith(suffix)
+                        and kinds.get(base) is kind
+                    ):
+                        raise SchemaError.at(
+                            field.name.location,
+                            f"field '{name}' clashes with what flatc generates for the "
+                            f"{kind.value} field '{base}'",
+                        )
+
     def check_field_attributes(self, field: s.FieldSyntax, type_: TypeRef, owner: _Entry) -> None:
         """Attribute rules flatc applies to table and struct fields alike."""
         required = _find(field.attributes, "required")
@@ -627,9 +818,9 @@ class _Resolver:
             )
         if required is not None and optional:
             raise SchemaError.at(required.location, "a field cannot be both optional and required")
-        is_ubyte_vector = (
+        is_ubyte_vector = (  # of ubyte, or of an enum of ubyte
             type_.kind is TypeKind.VECTOR
-            and type_.element.kind is TypeKind.SCALAR
+            and type_.element.kind in (TypeKind.SCALAR, TypeKind.ENUM)
             and type_.element.scalar is Scalar.UINT8
         )
         nested = _find(field.attributes, "nested_flatbuffer")
@@ -643,6 +834,7 @@ class _Resolver:
         if flexbuffer is not None and not is_ubyte_vector:
             raise SchemaError.at(flexbuffer.location, "flexbuffer applies only to a [ubyte] field")
         self.check_hash(field, type_)
+        self.check_native_attributes(field, type_)
         for name in ("offset64", "vector64"):
             attribute = _find(field.attributes, name)
             if attribute is not None:
@@ -655,13 +847,47 @@ class _Resolver:
                     attribute.location, f"flatc --python does not support {what} ({name})"
                 )
 
+    def check_native_attributes(self, field: s.FieldSyntax, type_: TypeRef) -> None:
+        shared = _find(field.attributes, "shared")
+        if shared is not None and type_.kind is not TypeKind.STRING:
+            raise SchemaError.at(shared.location, "'shared' applies only to string fields")
+        alloc = _find(field.attributes, "native_custom_alloc")
+        if alloc is not None:
+            raise SchemaError.at(
+                alloc.location, "native_custom_alloc applies to tables and structs, not fields"
+            )
+        inline = _find(field.attributes, "native_inline")
+        if inline is None:
+            return
+        # flatc asks what it knows where the field is written: a struct declared
+        # later is not yet a struct there, a table or struct not yet declared
+        # may still be a table.
+        known_struct = self.known_struct(field.type)
+        allowed = type_.kind is TypeKind.STRUCT and known_struct
+        if type_.kind is TypeKind.VECTOR:
+            element = type_.element.kind
+            allowed = element is TypeKind.TABLE or (
+                element is TypeKind.STRUCT and (known_struct or self.pending(field.type))
+            )
+        if not allowed:
+            raise SchemaError.at(
+                inline.location,
+                "'native_inline' applies only to a struct declared before the field, or to "
+                "a vector of structs or of tables",
+            )
+
+    def pending(self, written: s.TypeSyntax) -> bool:
+        while isinstance(written, (s.VectorType, s.ArrayType)):
+            written = written.element
+        return self.binding(written.name).pending
+
     def check_nested_root(self, nested: s.AttributeSyntax, owner: _Entry) -> None:
         if nested.value is None or nested.value.kind != "string":
             raise SchemaError.at(
                 nested.location, "nested_flatbuffer needs the root table name as a string"
             )
         name = s.Name(nested.value.text, nested.value.location)
-        entry = self.lookup(name, owner.syntax.namespace, owner.index)
+        entry = self.bound_entry(name)
         if entry is None or not isinstance(entry.syntax, (s.TableSyntax, s.StructSyntax)):
             raise SchemaError.at(
                 nested.value.location,
@@ -692,7 +918,7 @@ class _Resolver:
             )
 
     def lookup_qualified(self, value: s.Literal, owner: _Entry) -> str:
-        entry = self.lookup(s.Name(value.text, value.location), owner.syntax.namespace, owner.index)
+        entry = self.bound_entry(s.Name(value.text, value.location))
         return entry.qualified if entry else value.text
 
     def check_hash(self, field: s.FieldSyntax, type_: TypeRef) -> None:
@@ -703,7 +929,7 @@ class _Resolver:
                 raise SchemaError.at(cpp_type.location, "cpp_type needs a 'hash' attribute")
             return
         element = type_.element if type_.kind is TypeKind.VECTOR else type_
-        if element.kind is not TypeKind.SCALAR or element.scalar not in HASHABLE:
+        if not element.is_scalar_like or element.scalar not in HASHABLE:
             raise SchemaError.at(
                 hash_attribute.location,
                 "only short, ushort, int, uint, long and ulong fields (or vectors of them) "
@@ -734,6 +960,12 @@ class _Resolver:
                 f"only one field may be the 'key' (already '{previous.name.text}')",
             )
         keyable = (TypeKind.SCALAR, TypeKind.ENUM, TypeKind.STRING, TypeKind.STRUCT, TypeKind.ARRAY)
+        if type_.kind is TypeKind.STRUCT and not self.known_struct(field.type):
+            raise SchemaError.at(
+                key.location,
+                "a 'key' struct field needs the struct declared before it (flatc does not "
+                "know it is a struct yet)",
+            )
         if type_.kind not in keyable:
             raise SchemaError.at(
                 key.location, "a 'key' field must be a string, a scalar, a struct or an array"
@@ -793,17 +1025,20 @@ class _Resolver:
         return slots
 
     def field_id(self, field: s.FieldSyntax, attribute: s.AttributeSyntax) -> int:
-        # flatc reads a bare `id` as id 0.
-        value = parse_integer(attribute.value.text) if attribute.value else 0
-        if value is None or value < 0 or value > 0xFFFF:
+        # flatc reads a bare `id` as id 0, and an id as a ushort (from a number or
+        # a string constant).
+        value = parse_c_integer(attribute.value.text, 0, 0xFFFF) if attribute.value else 0
+        if value is None:
             where = attribute.value.location if attribute.value else attribute.location
             raise SchemaError.at(
                 where, f"id of field '{field.name.text}' must be an integer in [0; 65535]"
             )
         return value
 
-    def table_field(self, field: s.FieldSyntax, type_: TypeRef, slot: int) -> m.TableField:
-        default = self.table_default(field, type_)
+    def table_field(
+        self, field: s.FieldSyntax, type_: TypeRef, slot: int, owner: _Entry
+    ) -> m.TableField:
+        default = self.table_default(field, type_, owner)
         return m.TableField(
             name=field.name.text,
             type=type_,
@@ -820,16 +1055,30 @@ class _Resolver:
 
     # -- defaults
 
-    def table_default(self, field: s.FieldSyntax, type_: TypeRef) -> m.Default:
+    def table_default(self, field: s.FieldSyntax, type_: TypeRef, owner: _Entry) -> m.Default:
         literal = field.default
         if literal is None:
             return self.implicit_default(field, type_)
+        if type_.is_scalar_like and literal.kind == "string" and not literal.plain:
+            raise SchemaError.at(
+                literal.location,
+                "a quoted default of a scalar field must be plain: no escapes, printable "
+                "ASCII only",
+            )
         if _is_null(literal) or (literal.kind == "string" and literal.text == "null"):
             if not type_.is_scalar_like:
                 raise SchemaError.at(
                     literal.location, "only scalar and enum fields can be optional (= null)"
                 )
+            if type_.kind is TypeKind.ENUM and self.enums[type_.decl].value_of("null"):
+                raise SchemaError.at(
+                    literal.location,
+                    f"`= null` makes the field optional, but enum '{type_.decl}' has a value "
+                    "named null",
+                )
             return m.Default(m.DefaultKind.NULL)
+        if type_.kind is TypeKind.STRING and literal.kind == "string" and literal.text == "0":
+            return m.Default(m.DefaultKind.NONE)  # flatc takes "0" for no default
         if type_.kind in (TypeKind.STRING, TypeKind.VECTOR):
             raise SchemaError.at(
                 literal.location,
@@ -843,8 +1092,8 @@ class _Resolver:
         if literal.kind == "empty_vector":
             raise SchemaError.at(literal.location, "[] is a default for vectors only")
         if type_.kind is TypeKind.ENUM:
-            return self.enum_default(field, literal, type_)
-        return self.scalar_default(literal, type_.scalar)
+            return self.enum_default(field, literal, type_, owner)
+        return self.scalar_default(literal, type_.scalar, owner)
 
     def implicit_default(self, field: s.FieldSyntax, type_: TypeRef) -> m.Default:
         if type_.kind is TypeKind.ENUM:
@@ -856,28 +1105,31 @@ class _Resolver:
             return m.Default(m.DefaultKind.NONE, zero)
         return m.Default(m.DefaultKind.NONE)
 
-    def scalar_default(self, literal: s.Literal, scalar: Scalar) -> m.Default:
-        if scalar.is_bool and literal.text in ("true", "false"):
+    def scalar_default(self, literal: s.Literal, scalar: Scalar, owner: _Entry) -> m.Default:
+        if literal.kind == "function":
+            return m.Default(m.DefaultKind.FLOAT, self.function_value(literal, scalar, owner))
+        if scalar.is_bool and literal.kind != "number" and literal.text in ("true", "false"):
             return m.Default(m.DefaultKind.BOOL, literal.text == "true")
-        # A quoted default is read as a number, surrounding blanks allowed.
-        text = literal.text.strip() if literal.kind == "string" else literal.text
+        # A quoted number may have blanks before it; flatc drops spaces after it.
+        text = literal.text.rstrip(" ") if literal.kind == "string" else literal.text
         if scalar.is_float:
-            value = parse_float(text)
+            value = parse_float(text.lstrip(" ")) if ")" not in text else None
             if value is None:
                 raise SchemaError.at(
                     literal.location, f"{literal.text} is not a valid {scalar.canonical} default"
                 )
             return m.Default(m.DefaultKind.FLOAT, value)
-        value = parse_integer(text)
-        if value is None:
-            hint = ""
-            if re.fullmatch(r"[A-Za-z_]\w*", text):
-                hint = " (an enum value needs an enum-typed field)"
-            raise SchemaError.at(
-                literal.location,
-                f"{literal.text} is not a valid {scalar.canonical} default{hint}",
-            )
         low, high = BOOL_DEFAULT_RANGE if scalar.is_bool else scalar.int_range
+        if _starts_like_name(text) and not scalar.is_bool and literal.kind != "number":
+            value = self.qualified_enum_values(literal, scalar, owner)
+        elif literal.kind == "string":
+            value = parse_c_integer(text, -(1 << 63), (1 << 64) - 1)
+        else:
+            value = parse_integer(text) if literal.kind == "number" else None
+        if value is None:
+            raise SchemaError.at(
+                literal.location, f"{literal.text} is not a valid {scalar.canonical} default"
+            )
         if not low <= value <= high:
             raise SchemaError.at(
                 literal.location,
@@ -887,52 +1139,123 @@ class _Resolver:
             return m.Default(m.DefaultKind.BOOL, value != 0)
         return m.Default(m.DefaultKind.INT, value)
 
-    def enum_default(self, field: s.FieldSyntax, literal: s.Literal, type_: TypeRef) -> m.Default:
-        enum = self.enums[type_.decl]
-        text = literal.text
-        # flatc reads a quoted default as value names split at each single space
-        # when it starts like a name, and as a number otherwise.
-        starts_like_name = text[:1].isalpha() or text[:1] == "_"
-        names_written = literal.kind == "ident" or (literal.kind == "string" and starts_like_name)
-        number = None if names_written else parse_integer(text.strip())
-        if literal.kind == "string" and not names_written and number is None:
-            raise SchemaError.at(literal.location, f"{text!r} is not a valid enum default")
-        if number is not None:
-            low, high = enum.underlying.int_range
-            if not low <= number <= high:
-                raise SchemaError.at(
-                    literal.location,
-                    f"default {text} does not fit {enum.underlying.canonical} "
-                    f"{_range_text(low, high)}",
-                )
-            if not enum.bit_flags and not _enum_has_value(enum, number):
-                raise SchemaError.at(
-                    literal.location,
-                    f"default {text} of field '{field.name.text}' is not a value of enum "
-                    f"'{enum.name}'",
-                )
-            return m.Default(m.DefaultKind.INT, number)
-        if literal.kind == "number":
+    def function_value(self, literal: s.Literal, scalar: Scalar, owner: _Entry) -> float:
+        """`deg(x)`, `cos(x)`...: flatc's conversion functions, for floats only."""
+        if not scalar.is_float:
             raise SchemaError.at(
                 literal.location,
-                f"enum default must be an integer or a value name of '{enum.name}', not {text}",
+                f"conversion function {literal.text}() applies only to float and double fields",
             )
-        names = tuple(text.split(" ")) if literal.kind == "string" else (text,)
-        value = 0
-        for name in names:
-            enum_value = enum.value_of(name)
-            if not name:
+        function = CONVERSION_FUNCTIONS.get(literal.text)
+        if function is None:
+            known = ", ".join(CONVERSION_FUNCTIONS)
+            raise SchemaError.at(
+                literal.location, f"unknown conversion function {literal.text}() (known: {known})"
+            )
+        argument = literal.argument
+        if argument.kind == "empty_vector" or _is_null(argument):
+            raise SchemaError.at(argument.location, f"{argument.text} is not a number")
+        if argument.kind == "string" and not argument.plain:
+            raise SchemaError.at(argument.location, "a quoted number must be plain")
+        x = self.scalar_default(argument, Scalar.FLOAT64, owner).value
+        try:
+            return function(x)
+        except (ValueError, OverflowError):
+            return math.nan  # C's math functions return NaN where Python's raise
+
+    def qualified_enum_values(self, literal: s.Literal, scalar: Scalar, owner: _Entry) -> int:
+        """flatc's reading of an integer default written as enum values,
+        `"Color.Red Color.Blue"`: each qualified by its enum (found from the
+        field's namespace outwards), their values OR-ed as 64-bit integers."""
+        bits = 0
+        for word in literal.text.split(" "):
+            enum_name, dot, value_name = word.partition(".")
+            if not dot:
                 raise SchemaError.at(
                     literal.location,
-                    f"enum default {text!r} has an empty value name "
-                    "(separate names by exactly one space)",
+                    f"{literal.text} is not a valid {scalar.canonical} default (an enum value "
+                    'needs an enum-typed field, or its enum: "Enum.Value")',
                 )
-            if enum_value is None:
+            value = self.enum_value_by_name(enum_name, value_name, owner)
+            if value is None:
+                raise SchemaError.at(literal.location, f"'{word}' is not an enum value")
+            bits |= value & MASK64
+        return _as_signed(bits) if scalar.is_signed else bits
+
+    def enum_value_by_name(self, enum_name: str, value_name: str, owner: _Entry) -> Optional[int]:
+        namespace = owner.syntax.namespace
+        for depth in range(len(namespace), -1, -1):
+            entry = self.by_name.get(".".join(namespace[:depth] + (enum_name,)))
+            if entry is None or entry.index > owner.index:
+                continue
+            if entry.qualified in self.enums:
+                found = self.enums[entry.qualified].value_of(value_name)
+                return found.value if found else None
+            if entry.qualified in self.unions:
+                if value_name == "NONE":
+                    return 0
+                member = next(
+                    (x for x in self.unions[entry.qualified].members if x.name == value_name), None
+                )
+                return member.value if member else None
+            if isinstance(entry.syntax, (s.EnumSyntax, s.UnionSyntax)):
+                raise _Dropped()  # it failed: reported there
+        return None
+
+    def enum_default(
+        self, field: s.FieldSyntax, literal: s.Literal, type_: TypeRef, owner: _Entry
+    ) -> m.Default:
+        enum = self.enums[type_.decl]
+        low, high = enum.underlying.int_range
+        text = literal.text.rstrip(" ") if literal.kind == "string" else literal.text
+        # flatc reads a default that starts like a name as value names (a quoted
+        # one split at each single space), anything else as a number.
+        if _starts_like_name(text) and literal.kind in ("ident", "string"):
+            names = tuple(literal.text.split(" ")) if literal.kind == "string" else (text,)
+            bits = 0
+            for name in names:
+                enum_value = enum.value_of(name)
+                if not name:
+                    raise SchemaError.at(
+                        literal.location,
+                        f"enum default {literal.text!r} has an empty value name "
+                        "(separate names by exactly one space)",
+                    )
+                if enum_value is None:
+                    raise SchemaError.at(
+                        literal.location, f"'{name}' is not a value of enum '{enum.name}'"
+                    )
+                bits |= enum_value.value & MASK64
+            value = _as_signed(bits) if enum.underlying.is_signed else bits
+            kind = m.DefaultKind.ENUM
+        else:
+            names = ()
+            kind = m.DefaultKind.INT
+            if literal.kind == "number":
+                value = parse_integer(text)
+            elif literal.kind == "string":
+                value = parse_c_integer(text, -(1 << 63), (1 << 64) - 1)
+            else:
+                value = None
+            if value is None:
                 raise SchemaError.at(
-                    literal.location, f"'{name}' is not a value of enum '{enum.name}'"
+                    literal.location,
+                    f"{literal.text!r} is not a valid enum default: an integer or value "
+                    f"names of '{enum.name}'",
                 )
-            value |= enum_value.value
-        return m.Default(m.DefaultKind.ENUM, value, names)
+        if not low <= value <= high:
+            raise SchemaError.at(
+                literal.location,
+                f"default {literal.text} does not fit {enum.underlying.canonical} "
+                f"{_range_text(low, high)}",
+            )
+        if not enum.bit_flags and not _enum_has_value(enum, value):
+            raise SchemaError.at(
+                literal.location,
+                f"default {literal.text} of field '{field.name.text}' is not a value of enum "
+                f"'{enum.name}'",
+            )
+        return m.Default(kind, value, names)
 
     # -- services
 
@@ -964,41 +1287,61 @@ class _Resolver:
         )
 
     def rpc_table(self, name: s.Name, owner: _Entry) -> str:
-        type_ = self.resolve_named_type(name, owner)
-        if type_.kind is not TypeKind.TABLE:
+        """flatc wants a table, and takes what it does not know yet for one (even
+        a struct declared later). The name is never a scalar: `int` is a table
+        called int."""
+        entry = self.bound_entry(name)
+        if entry is None:
+            raise SchemaError.at(
+                name.location, f"unknown type '{name.text}' (check its spelling and namespace)"
+            )
+        if entry.qualified in self.failed:
+            raise _Dropped()
+        pending = self.binding(name).pending
+        if not isinstance(entry.syntax, s.TableSyntax) and not (
+            isinstance(entry.syntax, s.StructSyntax) and pending
+        ):
             raise SchemaError.at(name.location, "rpc request and response types must be tables")
-        return type_.decl
+        return entry.qualified
 
     # -- file-level statements
 
     def file_level(self) -> dict:
+        """Statements about the whole schema. They are checked in every file, but
+        as flatc forgets an included file's root_type, file_identifier and
+        file_extension, only the root file's count."""
+        root_file = self.schema.files[-1].path
         root_type = file_identifier = file_extension = None
         attributes: list[str] = []
         native_includes: list[str] = []
-        for index, statement in enumerate(self.statements):
+        for statement in self.statements:
+            in_root = _statement_file(statement) == root_file
             if isinstance(statement, s.RootType):
-                root_type = self.root_type(statement, index) or root_type
+                found = self.root_type(statement)
+                if in_root:
+                    root_type = found or root_type
             elif isinstance(statement, s.FileIdentifier):
                 if len(statement.value.encode("utf-8")) != 4:
                     self.error(
                         statement.location,
                         f"file_identifier must be exactly 4 bytes, not {statement.value!r}",
                     )
-                file_identifier = statement.value
-            elif isinstance(statement, s.FileExtension):
+                if in_root:
+                    file_identifier = statement.value
+            elif isinstance(statement, s.FileExtension) and in_root:
                 file_extension = statement.value
             elif isinstance(statement, s.AttributeDecl) and statement.name not in attributes:
                 attributes.append(statement.name)
             elif isinstance(statement, s.NativeInclude):
                 native_includes.append(statement.path)
-            elif isinstance(statement, s.JsonObject) and root_type is None:
+            elif isinstance(statement, s.JsonObject) and in_root and root_type is None:
                 self.error(
                     statement.location, "JSON data in a schema needs a root_type declared before it"
                 )
         if file_identifier is not None:
             self.check_identifier_for_python(file_identifier)
         return dict(
-            root_type=root_type,
+            root_type=root_type if root_type in self.tables else None,
             file_identifier=file_identifier,
             file_extension=file_extension,
             attributes=tuple(attributes),
@@ -1021,18 +1364,26 @@ class _Resolver:
                 "into the code of this schema's tables",
             )
 
-    def root_type(self, statement: s.RootType, index: int) -> Optional[str]:
-        entry = self.lookup(statement.name, statement.namespace, index)
-        if entry is None or entry.index > index:
+    def root_type(self, statement: s.RootType) -> Optional[str]:
+        """flatc looks the name up as written, then in the current namespace (no
+        enclosing ones), among the tables and structs it knows at that point,
+        pending ones included; it must not be a struct there."""
+        found = self.bindings.roots[statement.name.location]
+        if not found.found:
             self.error(statement.name.location, f"unknown root type '{statement.name.text}'")
             return None
-        if not isinstance(entry.syntax, s.TableSyntax):
+        if found.struct_then:
             self.error(statement.name.location, "the root type must be a table")
             return None
-        return entry.qualified
+        return found.target
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _statement_file(statement: s.Statement) -> Optional[str]:
+    location = getattr(statement, "location", None)
+    return location.file if location is not None else None
 
 
 def _sequential_slots(types: list[TypeRef]) -> list[int]:
@@ -1047,10 +1398,6 @@ def _sequential_slots(types: list[TypeRef]) -> list[int]:
 
 def _attribute_location(attribute: s.AttributeSyntax) -> Location:
     return attribute.value.location if attribute.value else attribute.location
-
-
-def _kind_word(decl: s.DeclarationSyntax) -> str:
-    return "struct" if isinstance(decl, s.StructSyntax) else "table"
 
 
 def _round_up(value: int, alignment: int) -> int:
@@ -1117,23 +1464,6 @@ def _all_attributes(decl: s.DeclarationSyntax) -> list[s.AttributeSyntax]:
     ):
         found.extend(part.attributes)
     return found
-
-
-def _check_unique_field(
-    field: s.FieldSyntax, seen: dict[str, s.FieldSyntax], owner: s.DeclarationSyntax
-) -> None:
-    if field.name.text == owner.name.text:
-        raise SchemaError.at(
-            field.name.location,
-            f"field '{field.name.text}' cannot have the name of its {_kind_word(owner)}",
-        )
-    previous = seen.get(field.name.text)
-    if previous is not None:
-        raise SchemaError.at(
-            field.name.location,
-            f"field '{field.name.text}' already exists (first at line {previous.location.line})",
-        )
-    seen[field.name.text] = field
 
 
 def _check_unique_union_type_field(field: s.FieldSyntax, seen: dict[str, s.FieldSyntax]) -> None:

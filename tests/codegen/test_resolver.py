@@ -92,7 +92,7 @@ def test_duplicate_field(tmp_path):
 
 
 def test_field_named_like_its_table(tmp_path):
-    assert_error_at(tmp_path, "table Foo { Foo: int; }\n", "Foo: int", "name of its table")
+    assert_error_at(tmp_path, "table Foo { Foo: int; }\n", "Foo: int", "name of table or struct")
 
 
 def test_union_type_field_name_clash(tmp_path):
@@ -191,9 +191,10 @@ def test_other_repeated_enum_values_accepted_as_flatc_does(tmp_path):
     assert [v.value for v in enum.values] == [3, 1, 2, 3]
 
 
-def test_empty_enum_and_trailing_comma(tmp_path):
+def test_empty_enum_gets_none_as_in_flatc_and_trailing_comma(tmp_path):
     schema = load(tmp_path, "enum E : byte { }\nenum F : byte { A, B, }\n")
-    assert schema.lookup("E").values == () and len(schema.lookup("F").values) == 2
+    assert [(v.name, v.value) for v in schema.lookup("E").values] == [("NONE", 0)]
+    assert len(schema.lookup("F").values) == 2
 
 
 # ---------------------------------------------------------------- unions
@@ -553,7 +554,7 @@ def test_enum_defaults(tmp_path):
         ("a: E = 5;", "5", "not a value of enum 'E'"),
         ("a: E = Z;", "Z", "'Z' is not a value of enum 'E'"),
         ('a: E = "A Z";', '"A Z"', "'Z' is not a value"),
-        ("a: E = 1.0;", "1.0", "enum default must be an integer"),
+        ("a: E = 1.0;", "1.0", "not a valid enum default"),
         ("a: S = null;", "null", "only scalar and enum"),
         ("a: R = 1;", "1;", "table fields cannot have a default"),
         ("a: U = 1;", "1;", "union fields cannot have a default"),
@@ -736,3 +737,84 @@ def test_quoted_defaults_read_as_flatc_reads_them(tmp_path):
 def test_bad_quoted_defaults(tmp_path, field, token, fragment):
     text = f"enum E : byte {{ A, B }}\ntable T {{ {field} }}\n"
     assert_error_at(tmp_path, text, _needle(field, token), fragment)
+
+
+# ---------------------------------------------------------------- more of flatc's rules
+
+
+@pytest.mark.parametrize(
+    "text, needle, fragment",
+    [
+        (
+            "struct S { a: int; }\ntable T { s: int (native_inline); }\n",
+            "native_inline",
+            "native_inline",
+        ),
+        (
+            "table T { s: S (native_inline); }\nstruct S { a: int; }\n",
+            "native_inline",
+            "declared before",
+        ),
+        (
+            "struct S { a: int; }\nstruct U { s: [S:2] (native_inline); }\n",
+            "native_inline",
+            "native_inline",
+        ),
+        ("table T { s: S (key); }\nstruct S { a: int; }\n", "key", "declared before"),
+        ("table Foo {}\ntable Bar { Foo: int; }\n", "Foo: int", "name of table or struct 'Foo'"),
+        ("table Bar { x: Foo; Foo: int; }\ntable Foo {}\n", "Foo: int", "name of table or struct"),
+        ("table T { v: [int]; vLength: int; }\n", "vLength", "vector field 'v'"),
+        ("table T { s: string; s_byte_vector: int; }\n", "s_byte_vector", "string field 's'"),
+        ("table A {}\nunion U { A }\ntable T { uType: int; u: U; }\n", "uType", "union field 'u'"),
+        ("table T { a: int (shared); }\n", "shared", "string"),
+        ('table T { a: int (native_custom_alloc: "x"); }\n', "native_custom_alloc", "not fields"),
+        ("enum E : int (force_align: 4) { A }\n", "force_align", "not enums"),
+        ('attribute "foo";\ntable T { a: int (foo: 2147483648); }\n', "2147483648", "int32"),
+        ("namespace a;\ntable T {}\nnamespace a.b;\nroot_type T;\n", "T;", "unknown root type"),
+        ("struct S { a: int; }\ntable A {}\nrpc_service R { M(A): S; }\n", "S;", "must be tables"),
+        ("struct S { a: int = 1; }\n", "1;", "other than 0"),
+        ("struct S { a: float = 0.0; }\n", "0.0", "other than 0"),
+        ("table T { a: int = cos(0); }\n", "cos(", "float and double"),
+        ("table T { a: float = exp(1); }\n", "exp(", "unknown conversion function"),
+        ("table T { a: int = '\\x35'; }\n", "'\\x35'", "plain"),
+        ("enum E : int { null, A }\ntable T { e: E = null; }\n", "null;", "named null"),
+        ('enum E : int { A = 1, B = 2 }\ntable T { e: E = "A B"; }\n', '"A B"', "not a value"),
+        ("enum C : byte { Red }\ntable T { a: int = 'Red'; }\n", "'Red'", "Enum.Value"),
+        ("enum E : int { B = 1000 }\ntable T { a: byte = 'E.B'; }\n", "'E.B'", "does not fit"),
+        ("table T { a: int; }\n{ a: 1 }\ntable U {}\n", "table U", "expected end of file"),
+        ('table T { a: int; }\nfile_extension "\\ud800x";\n', '"\\ud800', "surrogate"),
+        ('table T { a: int; }\nfile_extension "\\xff";\n', '"\\xff', "UTF-8"),
+        ("table T { a: int; }\f\n", "\f", "code 12"),
+    ],
+)
+def test_flatc_rules(tmp_path, text, needle, fragment):
+    assert_error_at(tmp_path, text, needle, fragment)
+
+
+def test_root_file_with_nul_byte_refused_included_file_ends_there(tmp_path):
+    (tmp_path / "inc.fbs").write_text("table A { a: int; }\n\0 not read !!!\n")
+    assert_error_at(tmp_path, "table T {}\n\0\n", "\0", "NUL byte")
+    schema = load(tmp_path, 'include "inc.fbs";\ntable T { a: A; }\n')
+    assert [d.name for d in schema.declarations] == ["A", "T"]
+
+
+def test_what_flatc_takes_that_looks_odd(tmp_path):
+    schema = load(
+        tmp_path,
+        "enum A : ushort { X }\nenum B : A { Z, Y = 65535 }\n"
+        "enum Color : byte { Red = 1, Blue = 4 }\n"
+        "struct S { a: int = 0; f: float = 0; b: bool = false; }\n"
+        "table T {\n  c: double = deg(1.5);\n  n: long = 'Color.Red Color.Blue';\n"
+        "  s: string = '0';\n  h: B (hash: 'fnv1_16');\n}\n"
+        "table int {}\nrpc_service int { Get(int): int; }\n",
+    )
+    assert schema.lookup("B").underlying is Scalar.UINT16
+    fields = {f.name: f.default for f in schema.lookup("T").fields}
+    assert fields["c"].value == pytest.approx(math.degrees(1.5))
+    assert fields["n"].value == 5 and fields["s"].kind is DefaultKind.NONE
+    assert isinstance(schema.lookup("int"), Table)
+
+
+def test_service_may_share_a_tables_name(tmp_path):
+    schema = load(tmp_path, "table A {}\nrpc_service A { Get(A): A; }\n")
+    assert isinstance(schema.lookup("A"), Table)
