@@ -2,30 +2,24 @@
 
 Every schema in corpus/valid must pass both flatc and us; every schema in
 corpus/invalid must fail both, so the corpus itself is checked against flatc.
-Files in subfolders are include helpers, not cases. Once the command line
-exists (codegen/__main__.py) the verdict is the command line's: exit 0, or exit
-2 with a `file:line:col: error:` first line; before that, load_schema's.
+Files in subfolders are include helpers, not cases. Our verdict is the command
+line's (`generate --skip-flatc`, run in-process as codegen.fuzz runs it): exit
+0, or exit 2 with one located `file:line:col: error:` diagnostic, its source
+line and a caret; never a traceback.
 """
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from codegen.diagnostics import SchemaError
 from codegen.flatc import find_flatc
-from codegen.frontend import load_schema
+from codegen.fuzz import run_ours
 
-REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "corpus"
 VALID = sorted((CORPUS / "valid").glob("*.fbs"))
 INVALID = sorted((CORPUS / "invalid").glob("*.fbs"))
-HAS_CLI = (REPO / "codegen" / "__main__.py").is_file()
-DIAGNOSTIC_HEAD = re.compile(r"^\S[^:]*:\d+:\d+: error: ")
 
 
 @pytest.fixture(scope="module")
@@ -39,36 +33,9 @@ def flatc_accepts(flatc, schema: Path, tmp_path: Path) -> tuple[bool, str]:
 
 
 def ours_accepts(schema: Path, tmp_path: Path) -> tuple[bool, str]:
-    if not HAS_CLI:
-        try:
-            load_schema(schema)
-        except SchemaError as error:
-            return False, error.render()
-        return True, ""
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "codegen",
-            "generate",
-            "--skip-flatc",
-            "-q",
-            "--schema",
-            str(schema),
-            "--out",
-            str(tmp_path / "out"),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode == 0:
-        return True, ""
-    assert result.returncode == 2, f"exit {result.returncode}:\n{result.stderr}"
-    first = result.stderr.splitlines()[0] if result.stderr else ""
-    assert DIAGNOSTIC_HEAD.match(first), f"not a located diagnostic: {result.stderr}"
-    return False, result.stderr
+    verdict, problem = run_ours(schema, tmp_path / "out", tmp_path / "cache")
+    assert problem is None, f"{problem}:\n{verdict.output}"
+    return verdict.accepted, verdict.output
 
 
 def test_corpus_is_big_enough():
@@ -89,3 +56,22 @@ def test_invalid_schema_rejected_by_flatc_and_us(schema, flatc, tmp_path):
     assert not accepted, f"corpus error: flatc accepts {schema.name}"
     accepted, _ = ours_accepts(schema, tmp_path)
     assert not accepted, f"we accept {schema.name}, flatc rejects it"
+
+
+def test_command_line_refuses_with_one_located_error_and_status_2(tmp_path):
+    """The real command line, once: the in-process verdicts above are its verdicts."""
+    import subprocess
+    import sys
+
+    schema = CORPUS / "invalid" / "native_inline_scalar.fbs"
+    result = subprocess.run(
+        [sys.executable, "-m", "codegen", "generate", "--skip-flatc", "-q",
+         "--schema", str(schema), "--out", str(tmp_path / "out")],
+        cwd=CORPUS.parents[2], capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    head, line, caret = result.stderr.splitlines()
+    assert head.endswith("error: 'native_inline' applies only to a struct declared before the "
+                         "field, or to a vector of structs or of tables")  # fmt: skip
+    assert line == "table T { s: int (native_inline); }" and caret == " " * 18 + "^"
+    assert "Traceback" not in result.stderr
