@@ -8,7 +8,7 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder, TensorSlot
 from ..ir import schema as ir
-from .common import overload
+from .common import arg, overload
 
 aten = torch.ops.aten
 
@@ -53,10 +53,23 @@ BINARY = {
     aten.pow.Tensor_Tensor: ir.PowerNode,
     aten.pow.Tensor_Scalar: ir.PowerNode,
     aten.pow.Scalar: ir.PowerNode,
+    aten.atan2.default: ir.ArcTan2Node,
+    aten.logaddexp.default: ir.LogAddExpNode,
+    # PyTorch's sign rule: a nonzero remainder has the divisor's sign.
+    aten.remainder.Tensor: ir.RemainderNode,
+    aten.remainder.Scalar: ir.RemainderNode,
+    aten.bitwise_and.Tensor: ir.BitwiseAndNode,
+    aten.bitwise_and.Scalar: ir.BitwiseAndNode,
+    aten.bitwise_or.Tensor: ir.BitwiseOrNode,
+    aten.bitwise_or.Scalar: ir.BitwiseOrNode,
+    aten.bitwise_xor.Tensor: ir.BitwiseXorNode,
+    aten.bitwise_xor.Scalar: ir.BitwiseXorNode,
 }
+# Kept whole: ExecuTorch would otherwise decompose them into a dozen core ops.
+BINARY_KEPT_WHOLE = {aten.logaddexp.default}
 
 
-@REGISTRY.register(list(BINARY))
+@REGISTRY.register([t for t in BINARY if t not in BINARY_KEPT_WHOLE])
 def binary(b: ProgramBuilder, node: Node) -> None:
     lhs, rhs = node.args[0], node.args[1]
     dtype = b.val(node).dtype
@@ -70,6 +83,32 @@ def binary(b: ProgramBuilder, node: Node) -> None:
         y = scaled
     op = BINARY[overload(node)]
     b.emit(op(a=x.tid, b=y.tid, out=b.out(node).tid))
+
+
+@REGISTRY.register(list(BINARY_KEPT_WHOLE), keep_whole=True)
+def binary_kept_whole(b: ProgramBuilder, node: Node) -> None:
+    binary(b, node)
+
+
+@REGISTRY.register([aten.fmod.Tensor, aten.fmod.Scalar])
+def fmod(b: ProgramBuilder, node: Node) -> None:
+    """C's fmod, whose result has the sign of the dividend: the remainder of
+    |a| by |b| (exact: both are nonnegative), times sign(a)."""
+    dtype = b.val(node).dtype
+    x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
+    if not dtype.is_signed:  # unsigned and bool: both rules agree
+        b.emit(ir.RemainderNode(a=x.tid, b=y.tid, out=b.out(node).tid))
+        return
+    magnitudes = []
+    for operand in (x, y):
+        magnitude = b.temp(dtype, operand.shape)
+        b.emit(ir.AbsNode(x=operand.tid, out=magnitude.tid))
+        magnitudes.append(magnitude)
+    shape = tuple(b.val(node).shape)
+    remainder, sign = b.temp(dtype, shape), b.temp(dtype, x.shape)
+    b.emit(ir.RemainderNode(a=magnitudes[0].tid, b=magnitudes[1].tid, out=remainder.tid))
+    b.emit(ir.SignNode(x=x.tid, out=sign.tid))
+    b.emit(ir.MultiplyNode(a=remainder.tid, b=sign.tid, out=b.out(node).tid))
 
 
 @REGISTRY.register([aten.rsub.Scalar, aten.rsub.Tensor])
@@ -174,12 +213,32 @@ UNARY = {
     aten.reciprocal.default: ir.ReciprocalNode,
     aten.relu.default: ir.ReluNode,
     aten.silu.default: ir.SiluNode,
+    aten.tan.default: ir.TanNode,
+    aten.sinh.default: ir.SinhNode,
+    aten.cosh.default: ir.CoshNode,
+    aten.asin.default: ir.ArcSinNode,
+    aten.acos.default: ir.ArcCosNode,
+    aten.atan.default: ir.ArcTanNode,
+    aten.asinh.default: ir.ArcSinhNode,
+    aten.acosh.default: ir.ArcCoshNode,
+    aten.atanh.default: ir.ArcTanhNode,
+    aten.log2.default: ir.Log2Node,
+    aten.log10.default: ir.Log10Node,
+    aten.log1p.default: ir.Log1pNode,
+    aten.expm1.default: ir.Expm1Node,
+    aten.sign.default: ir.SignNode,
+    aten.trunc.default: ir.TruncNode,
+    aten.square.default: ir.SquareNode,
+    aten.bitwise_not.default: ir.BitwiseNotNode,
 }
 # Integer inputs of these are returned unchanged by PyTorch.
-INTEGER_IDENTITY = {aten.floor.default, aten.ceil.default}
+INTEGER_IDENTITY = {aten.floor.default, aten.ceil.default, aten.trunc.default}
+# Kept whole: ExecuTorch would otherwise decompose silu into x * sigmoid(x) and
+# square into pow(x, 2).
+UNARY_KEPT_WHOLE = {aten.silu.default, aten.square.default}
 
 
-@REGISTRY.register([t for t in UNARY if t is not aten.silu.default])
+@REGISTRY.register([t for t in UNARY if t not in UNARY_KEPT_WHOLE])
 def unary(b: ProgramBuilder, node: Node) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
@@ -190,9 +249,19 @@ def unary(b: ProgramBuilder, node: Node) -> None:
     b.emit(UNARY[target](x=x.tid, out=b.out(node).tid))
 
 
-@REGISTRY.register([aten.silu.default], keep_whole=True)
-def silu(b: ProgramBuilder, node: Node) -> None:
+@REGISTRY.register(list(UNARY_KEPT_WHOLE), keep_whole=True)
+def unary_kept_whole(b: ProgramBuilder, node: Node) -> None:
     unary(b, node)
+
+
+PREDICATES = {aten.isnan.default: ir.IsNanNode, aten.isinf.default: ir.IsInfNode}
+
+
+@REGISTRY.register(list(PREDICATES))
+def predicate(b: ProgramBuilder, node: Node) -> None:
+    """Bool results of the input as it is (integers are never nan or inf)."""
+    x = b.tensor_slot(node.args[0])
+    b.emit(PREDICATES[overload(node)](x=x.tid, out=b.out(node).tid))
 
 
 # round.decimals is rewritten before decomposition (passes/pre_decomposition.py).
@@ -237,3 +306,56 @@ def _clip(b: ProgramBuilder, node: Node, low, high) -> None:
     x = b.operand(node.args[0], dtype)
     bound = lambda v: None if v is None else ir.TidOrVid(tid=b.operand(v, dtype).tid)  # noqa: E731
     b.emit(ir.ClipNode(x=x.tid, out=b.out(node).tid, min=bound(low), max=bound(high)))
+
+
+# Kept whole: ExecuTorch would otherwise decompose them into add/clamp/div with
+# dtype copies, and mish and softplus into exp/log1p/where.
+@REGISTRY.register([aten.hardsigmoid.default, aten.hardswish.default], keep_whole=True)
+def hard_activation(b: ProgramBuilder, node: Node) -> None:
+    """PyTorch's formulas: relu6(x + 3) / 6, and x * relu6(x + 3) / 6."""
+    dtype = b.val(node).dtype
+    x = b.operand(node.args[0], dtype)
+    shifted, clipped = b.temp(dtype, x.shape), b.temp(dtype, x.shape)
+    b.emit(ir.AddNode(a=x.tid, b=b.full(3, dtype).tid, out=shifted.tid))
+    bound = lambda v: ir.TidOrVid(tid=b.full(v, dtype).tid)  # noqa: E731
+    b.emit(ir.ClipNode(x=shifted.tid, out=clipped.tid, min=bound(0), max=bound(6)))
+    if overload(node) is aten.hardswish.default:
+        scaled = b.temp(dtype, x.shape)
+        b.emit(ir.MultiplyNode(a=x.tid, b=clipped.tid, out=scaled.tid))
+        clipped = scaled
+    b.emit(ir.DivideNode(a=clipped.tid, b=b.full(6, dtype).tid, out=b.out(node).tid))
+
+
+@REGISTRY.register([aten.mish.default], keep_whole=True)
+def mish(b: ProgramBuilder, node: Node) -> None:
+    """x * tanh(softplus(x)), softplus(x) = logaddexp(x, 0)."""
+    dtype = b.val(node).dtype
+    x = b.operand(node.args[0], dtype)
+    soft, tanh = b.temp(dtype, x.shape), b.temp(dtype, x.shape)
+    b.emit(ir.LogAddExpNode(a=x.tid, b=b.full(0, dtype).tid, out=soft.tid))
+    b.emit(ir.TanhNode(x=soft.tid, out=tanh.tid))
+    b.emit(ir.MultiplyNode(a=x.tid, b=tanh.tid, out=b.out(node).tid))
+
+
+@REGISTRY.register([aten.softplus.default], keep_whole=True)
+def softplus(b: ProgramBuilder, node: Node) -> None:
+    """x where beta * x > threshold, else logaddexp(beta * x, 0) / beta."""
+    beta = arg(node, 1, "beta", 1)
+    threshold = arg(node, 2, "threshold", 20)
+    if isinstance(beta, Node) or isinstance(threshold, Node):
+        raise Unsupported("softplus with runtime beta or threshold")
+    dtype = b.val(node).dtype
+    x = b.operand(node.args[0], dtype)
+    scaled = x
+    if beta != 1:
+        scaled = b.temp(dtype, x.shape)
+        b.emit(ir.MultiplyNode(a=x.tid, b=b.full(beta, dtype).tid, out=scaled.tid))
+    soft = b.temp(dtype, x.shape)
+    b.emit(ir.LogAddExpNode(a=scaled.tid, b=b.full(0, dtype).tid, out=soft.tid))
+    if beta != 1:
+        divided = b.temp(dtype, x.shape)
+        b.emit(ir.DivideNode(a=soft.tid, b=b.full(beta, dtype).tid, out=divided.tid))
+        soft = divided
+    linear = b.temp(torch.bool, x.shape)
+    b.emit(ir.GreaterNode(a=scaled.tid, b=b.full(threshold, dtype).tid, out=linear.tid))
+    b.emit(ir.WhereNode(condition=linear.tid, a=x.tid, b=soft.tid, out=b.out(node).tid))

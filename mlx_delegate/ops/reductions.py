@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import operator
+
 import torch
 from torch.fx import Node
 
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder, ir_dtype
 from ..ir import schema as ir
+from ..passes import pre_decomposition  # noqa: F401  (defines mlx_delegate::cumprod)
 from .common import arg, overload
 
 aten = torch.ops.aten
@@ -24,6 +27,8 @@ REDUCE = {
     "mean": ir.MeanNode,
     "amax": ir.MaxNode,
     "amin": ir.MinNode,
+    "max": ir.MaxNode,
+    "min": ir.MinNode,
     "prod": ir.ProdNode,
     "any": ir.AnyNode,
     "all": ir.AllNode,
@@ -32,7 +37,8 @@ REDUCE = {
 
 @REGISTRY.register([aten.sum.dim_IntList, aten.sum.default, aten.mean.dim, aten.mean.default,
                     aten.amax.default, aten.amin.default, aten.prod.default, aten.prod.dim_int,
-                    aten.any.default, aten.any.dim, aten.any.dims])
+                    aten.any.default, aten.any.dim, aten.any.dims, aten.max.default,
+                    aten.min.default])
 def reduce(b: ProgramBuilder, node: Node) -> None:
     op = overload(node)
     name = op.overloadpacket.__name__
@@ -98,6 +104,74 @@ def arg_reduce(b: ProgramBuilder, node: Node) -> None:
 def cumsum(b: ProgramBuilder, node: Node) -> None:
     x = b.operand(node.args[0], b.val(node).dtype)
     b.emit(ir.CumSumNode(x=x.tid, out=b.out(node).tid, axis=int(node.args[1]), reverse=False))
+
+
+@REGISTRY.register([torch.ops.mlx_delegate.cumprod.default])  # aten.cumprod, rewritten (passes/)
+def cumprod(b: ProgramBuilder, node: Node) -> None:
+    x = b.operand(node.args[0], b.val(node).dtype)
+    b.emit(ir.CumProdNode(x=x.tid, out=b.out(node).tid, axis=int(node.args[1]), reverse=False))
+
+
+# Kept whole: ExecuTorch would otherwise decompose it into amax, exp, sum, log.
+@REGISTRY.register([aten.logsumexp.default], keep_whole=True)
+def logsumexp(b: ProgramBuilder, node: Node) -> None:
+    dims = _axes(arg(node, 1, "dim"))
+    keepdim = bool(arg(node, 2, "keepdim", False))
+    x = b.operand(node.args[0], b.val(node).dtype)  # integers are promoted to float
+    b.emit(ir.LogSumExpNode(x=x.tid, out=b.out(node).tid, axes=dims, keepdims=keepdim))
+
+
+# ---- sorting ----------------------------------------------------------------
+
+
+def _sort(b: ProgramBuilder, node: Node, axis: int, descending: bool, outputs=(0, 1)):
+    """Sorted values and their int32 positions (MLX returns uint32) along `axis`,
+    full length; only the `outputs` asked for (0: values, 1: indices)."""
+    x = b.tensor_slot(node.args[0])
+    values = b.temp(x.dtype, x.shape) if 0 in outputs else None
+    order = b.temp(torch.int32, x.shape) if 1 in outputs else None
+    tid = lambda slot: None if slot is None else slot.tid  # noqa: E731
+    b.emit(ir.SortNode(x=x.tid, values_out=tid(values), indices_out=tid(order), axis=axis,
+                       descending=descending))
+    return values, order
+
+
+def _used_outputs(node: Node) -> set:
+    """The positions of a tuple-valued node that its getitem users read."""
+    return {int(user.args[1]) for user in node.users if user.target is operator.getitem}
+
+
+# sort.stable and argsort.stable are rewritten into sort.default (passes/): every
+# sort here is stable. argsort and msort decompose into sort.default.
+@REGISTRY.register([aten.sort.default])
+def sort(b: ProgramBuilder, node: Node) -> None:
+    axis = int(arg(node, 1, "dim", -1))
+    descending = bool(arg(node, 2, "descending", False))
+    values, order = _sort(b, node, axis, descending, _used_outputs(node))
+    b.bind(node, [values, None if order is None else b.cast(order, torch.int64)])
+
+
+@REGISTRY.register([aten.topk.default])
+def topk(b: ProgramBuilder, node: Node) -> None:
+    """The first k of a full sort (descending for the largest). Sorted either
+    way: with sorted=False PyTorch leaves the order unspecified."""
+    k = arg(node, 1, "k")
+    rank = max(b.val(node.args[0]).dim(), 1)
+    axis = int(arg(node, 2, "dim", -1)) % rank
+    largest = bool(arg(node, 3, "largest", True))
+    used = _used_outputs(node)
+    sorted_values, order = _sort(b, node, axis, largest, used)
+    results = []
+    for position, full in enumerate((sorted_values, order)):
+        if full is None:
+            results.append(None)
+            continue
+        kept = b.temp(full.dtype, tuple(b.val(node)[position].shape))
+        b.emit(ir.SliceNode(x=full.tid, out=kept.tid, axis=axis, start=ir.IntOrVid(literal=0),
+                            stop=b.int_or_vid(k), step=1))
+        results.append(kept)
+    values, indices = results
+    b.bind(node, [values, None if indices is None else b.cast(indices, torch.int64)])
 
 
 @REGISTRY.register([aten._softmax.default, aten._log_softmax.default, aten.softmax.int,

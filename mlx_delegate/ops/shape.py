@@ -9,7 +9,7 @@ import torch
 from torch.fx import Node
 
 from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder, ir_dtype
+from ..builder.program_builder import ProgramBuilder, SlotKind, ir_dtype
 from ..ir import schema as ir
 from .common import arg, overload
 
@@ -161,9 +161,91 @@ def repeat(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.TileNode(x=_x(b, node).tid, out=b.out(node).tid, reps=[int(r) for r in node.args[1]]))
 
 
+# Kept whole: ExecuTorch would otherwise decompose it into repeat_interleave.Tensor,
+# which is not core ATen (export then fails), and index_select. Integer counts
+# (repeat_interleave.self_int) decompose into unsqueeze, expand and view.
+@REGISTRY.register([aten.repeat_interleave.self_Tensor], keep_whole=True)
+def repeat_interleave(b: ProgramBuilder, node: Node) -> None:
+    """x repeated by a constant tensor of counts: a take of indices computed at
+    compile time. Counts known only at run time would make the indices, and
+    the output's length, depend on the data."""
+    x, repeats = node.args[:2]
+    dim = arg(node, 2, "dim")
+    counts = _constant_source(b, repeats)
+    if counts is None:
+        raise Unsupported("repeat_interleave by counts computed at run time "
+                          "(data-dependent length)")
+    length = b.val(node).shape[0 if dim is None else int(dim)]
+    if isinstance(length, torch.SymInt):
+        raise Unsupported("repeat_interleave by a tensor without output_size: export leaves the "
+                          "length unbounded, which ExecuTorch cannot plan")
+    source = _x(b, node)
+    if dim is None:  # the flattened x
+        flat = b.temp(source.dtype, (b.val(x).numel(),))
+        b.emit(ir.ReshapeNode(x=source.tid, out=flat.tid, shape=[ir.IntOrVid(literal=-1)]))
+        source, axis = flat, 0
+    else:
+        axis = int(dim) % max(b.val(x).dim(), 1)
+
+    def make():
+        values = b.constant(counts).reshape(-1)
+        return torch.repeat_interleave(torch.arange(values.numel()), values)
+
+    indices = b.computed_constant(make, torch.int64, (int(length),))
+    b.emit(ir.TakeNode(x=source.tid, indices=indices.tid, out=b.out(node).tid, axis=axis))
+
+
+def _constant_source(b: ProgramBuilder, node: Node):
+    """The constant placeholder (a parameter, buffer or lifted tensor that is
+    never written) that `node` is a copy of, if any."""
+    copies = {"clone", "_clone_dim_order", "alias", "alias_copy", "detach", "detach_copy",
+              "lift_fresh_copy"}
+    while node.op == "call_function" and _packet_name(node) in copies:
+        node = node.args[0]
+    return node if node.op == "placeholder" and b.slot(node).kind == SlotKind.CONSTANT else None
+
+
+def _packet_name(node: Node):
+    return getattr(getattr(overload(node), "overloadpacket", None), "__name__", None)
+
+
 @REGISTRY.register([aten.flip.default])
 def flip(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.FlipNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[int(d) for d in node.args[1]]))
+
+
+# Kept whole: ExecuTorch would otherwise decompose it into arange, fmod and
+# index_select.
+@REGISTRY.register([aten.roll.default], keep_whole=True)
+def roll(b: ProgramBuilder, node: Node) -> None:
+    shifts, dims = arg(node, 1, "shifts"), arg(node, 2, "dims", [])
+    shifts = list(shifts) if isinstance(shifts, (list, tuple)) else [shifts]
+    dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
+    if any(isinstance(v, (Node, torch.SymInt)) for v in shifts):
+        raise Unsupported("roll by a runtime shift")
+    b.emit(ir.RollNode(x=_x(b, node).tid, out=b.out(node).tid, shifts=[int(v) for v in shifts],
+                       axes=[int(d) for d in dims]))
+
+
+@REGISTRY.register([aten.slice_scatter.default])
+def slice_scatter(b: ProgramBuilder, node: Node) -> None:
+    """x with src written over x[start:end] along `dim` (src's length is the
+    slice's); steps other than 1 are not supported."""
+    x, src = node.args[:2]
+    shape = b.val(x).shape
+    axis = int(arg(node, 2, "dim", 0)) % max(len(shape), 1)
+    start = arg(node, 3, "start", None)
+    if int(arg(node, 5, "step", 1)) != 1:
+        raise Unsupported("slice_scatter with a step other than 1")
+    if start is None:
+        start = 0
+    elif not isinstance(start, Node) and start < 0:
+        if isinstance(shape[axis], torch.SymInt):
+            raise Unsupported("slice_scatter from a negative start on a dynamic axis")
+        start = max(int(start) + int(shape[axis]), 0)
+    dtype = b.val(node).dtype
+    b.emit(ir.SliceUpdateNode(target=b.operand(x, dtype).tid, update=b.operand(src, dtype).tid,
+                              out=b.out(node).tid, axis=axis, start=b.int_or_vid(start)))
 
 
 @REGISTRY.register([aten.constant_pad_nd.default])
@@ -221,6 +303,20 @@ def clone(b: ProgramBuilder, node: Node) -> None:
     if dim_order and list(dim_order) != list(range(len(dim_order))):
         raise Unsupported(f"non-contiguous dim order {list(dim_order)}")
     b.emit(ir.CopyNode(x=_x(b, node).tid, out=b.out(node).tid))
+
+
+@REGISTRY.register([aten.copy.default])
+def copy(b: ProgramBuilder, node: Node) -> None:
+    """copy(self, src) (functionalized `self.copy_(src)`, e.g. a slice
+    assignment): src in self's dtype, broadcast to self's shape."""
+    src = b.operand(node.args[1], b.val(node).dtype)
+    shape = b.val(node).shape
+    if tuple(src.shape) == tuple(shape):
+        b.emit(ir.CopyNode(x=src.tid, out=b.out(node).tid))
+        return
+    sizes = [_sym_size(b, node.args[0], i) if isinstance(d, torch.SymInt) else d
+             for i, d in enumerate(shape)]
+    b.emit(ir.BroadcastToNode(x=src.tid, out=b.out(node).tid, shape=_shape_operand(b, node, sizes)))
 
 
 def _dim_order_copy():

@@ -866,24 +866,32 @@ case("sym_size", [
 
 # ---- partitioning -----------------------------------------------------------------------------------
 
-def _around_remainder(x):
-    """add (MLX) -> remainder (portable: no handler) -> mul (MLX): two delegates."""
-    return torch.remainder(x + 1, 0.7) * 2
+def _around_mask_index(x, y):
+    """add (MLX) -> x[mask] (portable: its length depends on the data, which a
+    delegate's output shape cannot) -> sub (MLX): two delegates."""
+    return (x + 1)[y > 0.5] - 1
 
 
-def _around_topk(x):
-    values, indices = torch.topk(x.exp(), 2)
-    return values * 3, indices
+def _around_as_strided(x):
+    """as_strided reads storage through arbitrary strides; MLX arrays have none."""
+    return torch.as_strided(x.exp(), (3, 3), (1, 2)) * 3
 
 
-def _around_atan2(x, y):
-    return torch.atan2(x.sin(), y + 2) - 1
+def _around_grid_sample(x, grid):
+    """grid_sampler_2d: MLX has no kernel for it, and no handler composes one."""
+    return F.grid_sample(x.exp(), grid.tanh(), align_corners=False) * 2
 
+
+# Sizes only known at run time bring their range checks (sym_size, ge, le, _assert_scalar).
+RUNTIME_SIZE_CHECKS = ("sym_size", "_assert_scalar", "ge", "le")
 
 case("two_delegates", [
-    C("remainder_between", _around_remainder, T((3, 4)), delegates=2, fallback=("remainder",)),
-    C("topk_between", _around_topk, T((3, 5), distinct=True), delegates=2, fallback=("topk",)),
-    C("atan2_between", _around_atan2, T((3, 4)), T((3, 4), f32, 0, 1), delegates=2, fallback=("atan2",)),
+    C("mask_index_between", _around_mask_index, T((3, 4)), T((3, 4), f32, 0, 1), delegates=2,
+      fallback=("index",) + RUNTIME_SIZE_CHECKS),
+    C("as_strided_between", _around_as_strided, T((3, 4)), delegates=2, fallback=("as_strided",)),
+    C("grid_sample_between", _around_grid_sample, T((1, 2, 4, 4)), T((1, 3, 3, 2)), delegates=2,
+      fallback=("grid_sampler",)),
 ])
 
+from . import op_cases_math  # noqa: E402,F401
 from . import op_cases_nn  # noqa: E402,F401
