@@ -537,7 +537,9 @@ class SchemaGenerator:
             )
             type_ = f"[{element}:{length}]"
         if self.risky(0.3):
-            type_ = self.pick(["string", "[int]", decl.name, "[[int:2]:2]"])
+            # Not itself in an included file: see "struct containing itself" in README.md.
+            itself = [decl.name] if decl.index >= 0 else []
+            type_ = self.pick(["string", "[int]", "[[int:2]:2]"] + itself)
             target = None
         return type_, target
 

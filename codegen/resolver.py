@@ -154,6 +154,8 @@ def parse_float(text: str) -> Optional[float]:
             return float.fromhex(lowered)
         except ValueError:
             return None
+        except OverflowError:  # C's strtod gives infinity, which flatc takes
+            return -math.inf if lowered.startswith("-") else math.inf
     try:
         return float(text)
     except ValueError:
