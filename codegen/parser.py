@@ -506,10 +506,10 @@ def parse_text(text: str, file: str, root: bool = False) -> s.SchemaFile:
         if isinstance(error.orig_exc, SchemaError):
             raise error.orig_exc from None
         if isinstance(error.orig_exc, RecursionError):
-            raise SchemaError.at(Location(file, 1, 1), "types are nested too deeply") from None
+            raise SchemaError.at(Location(file, 1, 1), "the schema is nested too deeply") from None
         raise
     except RecursionError:
-        raise SchemaError.at(Location(file, 1, 1), "types are nested too deeply") from None
+        raise SchemaError.at(Location(file, 1, 1), "the schema is nested too deeply") from None
     statements = _attach_namespaces(statements)
     _check_includes_first(statements)
     return s.SchemaFile(file, statements)

@@ -57,6 +57,7 @@ KNOWN_ATTRIBUTES = frozenset(
 )
 
 MAX_FORCE_ALIGN = 32  # FLATBUFFERS_MAX_ALIGNMENT
+MAX_FUNCTION_DEPTH = 64  # FLATBUFFERS_MAX_PARSING_DEPTH
 MAX_ARRAY_LENGTH = 0xFFFF  # array lengths are stored as uint16
 UNION_TYPE_SUFFIX = "_type"  # a union field `u` also declares `u_type`
 HASHES_BY_SIZE = {
@@ -1153,6 +1154,14 @@ class _Resolver:
             known = ", ".join(CONVERSION_FUNCTIONS)
             raise SchemaError.at(
                 literal.location, f"unknown conversion function {literal.text}() (known: {known})"
+            )
+        depth, inner = 0, literal
+        while inner.kind == "function":
+            depth, inner = depth + 1, inner.argument
+        if depth > MAX_FUNCTION_DEPTH:
+            raise SchemaError.at(
+                literal.location,
+                f"conversion functions nested deeper than flatc's {MAX_FUNCTION_DEPTH} levels",
             )
         argument = literal.argument
         if argument.kind == "empty_vector" or _is_null(argument):
