@@ -1,7 +1,8 @@
 """OpTestCase: an op test is a model factory, an input factory, a list of
 configurations and tolerances per dtype. Each configuration is exported with
 our partitioner, checked for delegation, run through `executorch.runtime` on a
-plugin and compared with PyTorch eager."""
+plugin and compared with PyTorch eager (`run_config`; the runners batch the
+configurations that can share a program: batching.py)."""
 
 from __future__ import annotations
 
@@ -93,11 +94,7 @@ def run_config(case: OpTestCase, config: Config, device: str = "cpu", execute: b
 
     from mlx_delegate.partitioner import MLXPartitioner
 
-    torch.manual_seed(0)
-    model = case.model(config).eval()
-    inputs = case.inputs(config)
-    with torch.no_grad():
-        expected = model(*inputs)
+    model, inputs, expected = prepare(case, config)
     exported = torch.export.export(model, inputs, dynamic_shapes=config.dynamic_shapes)
     edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
     problem = check_delegation(edge.exported_program().graph_module, config)
@@ -114,6 +111,19 @@ def run_config(case: OpTestCase, config: Config, device: str = "cpu", execute: b
     actual = method.execute(list(inputs))
     problem = compare(case, _flatten(expected), list(actual))
     return Outcome(case.name, config.label, problem is None, problem or "")
+
+
+def prepare(case: OpTestCase, config: Config) -> tuple[torch.nn.Module, tuple, Any]:
+    """The model, inputs and eager outputs of a configuration: the RNG seeded
+    before the model is built (factories create parameters), then the inputs
+    (from the configuration's own seed), then eager. Batched runs
+    (mlx_delegate/test/batching.py) make them the same way."""
+    torch.manual_seed(0)
+    model = case.model(config).eval()
+    inputs = case.inputs(config)
+    with torch.no_grad():
+        expected = model(*inputs)
+    return model, inputs, expected
 
 
 def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Optional[str]:

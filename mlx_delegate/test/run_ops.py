@@ -4,7 +4,9 @@
 
 Each configuration exports with MLXPartitioner, checks what was delegated, runs
 the .pte through executorch.runtime and compares with PyTorch eager. Exits 1
-when any configuration fails."""
+when any configuration fails. Configurations that can share a program run in
+batches (batching.py; `MLXD_OP_BATCH=1` runs each alone); a configuration its
+batch does not show passing runs alone, which reports its outcome."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
+from .batching import plan, run_batch
 from .framework import Outcome, all_cases, run_config
 
 
@@ -24,6 +27,20 @@ def run_one(name: str, label: str, device: str, execute: bool = True) -> Outcome
         return run_config(case, config, device, execute)
     except Exception:  # a failure of one configuration is a result, not the end of the run
         return Outcome(name, label, False, traceback.format_exc(limit=-3).strip())
+
+
+def run_unit(unit: list[tuple[str, str]], device: str, execute: bool = True) -> list[Outcome]:
+    """Outcomes of a work unit: one configuration, or a batch (plan)."""
+    if len(unit) == 1:
+        return [run_one(*unit[0], device, execute)]
+    cases = all_cases()
+    pairs = [(cases[name], next(c for c in cases[name].configs() if c.label == label))
+             for name, label in unit]
+    try:
+        batched = run_batch(pairs, device, execute)
+    except Exception:  # every configuration then runs alone
+        batched = [None] * len(unit)
+    return [outcome or run_one(name, label, device, execute) for outcome, (name, label) in zip(batched, unit)]
 
 
 def main(argv=None) -> int:
@@ -46,12 +63,17 @@ def main(argv=None) -> int:
             print(f"{case.name}: {', '.join(c.label for c in case.configs())}")
         print(f"{len(selected)} tests, {len(work)} configurations")
         return 0
+    units = [[(case.name, config.label) for case, config in unit]
+             for unit in plan([(case, config) for case in selected for config in case.configs()])]
+    units.sort(key=len, reverse=True)  # batches first: the workers finish together
+    execute = not args.export_only
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-            outcomes = list(pool.map(run_one, *zip(*work), [args.device] * len(work),
-                                     [not args.export_only] * len(work)))
+            results = list(pool.map(run_unit, units, [args.device] * len(units), [execute] * len(units)))
     else:
-        outcomes = [run_one(name, label, args.device, not args.export_only) for name, label in work]
+        results = [run_unit(unit, args.device, execute) for unit in units]
+    by_config = {(o.case, o.config): o for result in results for o in result}
+    outcomes = [by_config[key] for key in work]
     for outcome in outcomes:
         status = "PASS" if outcome.passed else "FAIL"
         print(f"{status} {outcome.case}[{outcome.config}]" + ("" if outcome.passed else f": {outcome.message}"))
