@@ -90,7 +90,7 @@ class Finding:
             f"flatc: {'accepts' if self.flatc.accepted else 'refuses'}"
             + _indented(self.flatc.output),
             f"ours:  {'accepts' if self.ours.accepted else 'refuses'}"
-            + _indented(self.ours.output),
+            + _indented(self.ours.output, tail=self.kind == "crash"),
         ]
         for path, text in sorted(self.case.files.items(), key=lambda kv: kv[0] != ROOT_FILE):
             lines.append(f"--- {path}")
@@ -98,8 +98,10 @@ class Finding:
         return "\n".join(lines)
 
 
-def _indented(text: str, limit: int = 12) -> str:
-    shown = text.strip().splitlines()[:limit]
+def _indented(text: str, limit: int = 12, tail: bool = False) -> str:
+    """The first lines of a tool's output (the last ones of a traceback)."""
+    lines = text.strip().splitlines()
+    shown = lines[-limit:] if tail else lines[:limit]
     return "".join(f"\n    {line}" for line in shown)
 
 

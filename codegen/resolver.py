@@ -175,6 +175,11 @@ def _as_signed(bits: int) -> int:
     return bits - (1 << 64) if bits >> 63 else bits
 
 
+def _shown(literal: s.Literal) -> str:
+    """A literal for a message: a string constant in quotes (it may be empty)."""
+    return f'"{literal.text}"' if literal.kind == "string" else literal.text
+
+
 def _starts_like_name(text: str) -> bool:
     return text[:1].isascii() and (text[:1].isalpha() or text[:1] == "_")
 
@@ -525,7 +530,7 @@ class _Resolver:
     def integer_literal(self, literal: s.Literal, what: str) -> int:
         value = parse_integer(literal.text)
         if value is None:
-            raise SchemaError.at(literal.location, f"{what} must be an integer, not {literal.text}")
+            raise SchemaError.at(literal.location, f"{what} must be an integer, not {_shown(literal)}")
         return value
 
     # -- unions
@@ -1119,7 +1124,7 @@ class _Resolver:
             value = parse_float(text.lstrip(" ")) if ")" not in text else None
             if value is None:
                 raise SchemaError.at(
-                    literal.location, f"{literal.text} is not a valid {scalar.canonical} default"
+                    literal.location, f"{_shown(literal)} is not a valid {scalar.canonical} default"
                 )
             return m.Default(m.DefaultKind.FLOAT, value)
         low, high = BOOL_DEFAULT_RANGE if scalar.is_bool else scalar.int_range
@@ -1131,12 +1136,12 @@ class _Resolver:
             value = parse_integer(text) if literal.kind == "number" else None
         if value is None:
             raise SchemaError.at(
-                literal.location, f"{literal.text} is not a valid {scalar.canonical} default"
+                literal.location, f"{_shown(literal)} is not a valid {scalar.canonical} default"
             )
         if not low <= value <= high:
             raise SchemaError.at(
                 literal.location,
-                f"default {literal.text} does not fit {scalar.canonical} {_range_text(low, high)}",
+                f"default {_shown(literal)} does not fit {scalar.canonical} {_range_text(low, high)}",
             )
         if scalar.is_bool:
             return m.Default(m.DefaultKind.BOOL, value != 0)
@@ -1184,7 +1189,7 @@ class _Resolver:
             if not dot:
                 raise SchemaError.at(
                     literal.location,
-                    f"{literal.text} is not a valid {scalar.canonical} default (an enum value "
+                    f"{_shown(literal)} is not a valid {scalar.canonical} default (an enum value "
                     'needs an enum-typed field, or its enum: "Enum.Value")',
                 )
             value = self.enum_value_by_name(enum_name, value_name, owner)
@@ -1257,13 +1262,13 @@ class _Resolver:
         if not low <= value <= high:
             raise SchemaError.at(
                 literal.location,
-                f"default {literal.text} does not fit {enum.underlying.canonical} "
+                f"default {_shown(literal)} does not fit {enum.underlying.canonical} "
                 f"{_range_text(low, high)}",
             )
         if not enum.bit_flags and not _enum_has_value(enum, value):
             raise SchemaError.at(
                 literal.location,
-                f"default {literal.text} of field '{field.name.text}' is not a value of enum "
+                f"default {_shown(literal)} of field '{field.name.text}' is not a value of enum "
                 f"'{enum.name}'",
             )
         return m.Default(kind, value, names)
