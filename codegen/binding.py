@@ -16,7 +16,7 @@ target where it was written; it reports the errors itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from . import syntax as s
@@ -48,7 +48,6 @@ class _Symbol:
     pending: bool
     fixed: bool = False
     qualified: Optional[str] = None  # once declared
-    uses: list[Location] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,6 @@ def _qualify(namespace: tuple[str, ...], name: str) -> str:
 class _Binder:
     def __init__(self) -> None:
         self.structs: dict[str, _Symbol] = {}
-        self.symbols: list[_Symbol] = []
         self.enums: dict[str, str] = {}  # qualified -> qualified
         self.namespace: tuple[str, ...] = ()
         self.sites: dict[Location, tuple[str, Optional[_Symbol], Optional[str], bool, bool]] = {}
@@ -114,13 +112,11 @@ class _Binder:
                 return symbol
         return self.structs.get(name)
 
-    def use_struct(self, name: str, where: Location) -> _Symbol:
+    def use_struct(self, name: str) -> _Symbol:
         symbol = self.find_struct(name)
         if symbol is None:
             symbol = _Symbol(pending=True)
             self.structs[name] = symbol
-            self.symbols.append(symbol)
-        symbol.uses.append(where)
         return symbol
 
     def declare_struct(self, decl: s.DeclarationSyntax) -> None:
@@ -135,7 +131,6 @@ class _Binder:
             if symbol is None:
                 symbol = _Symbol(pending=True)
                 self.structs[qualified] = symbol
-                self.symbols.append(symbol)
             elif not symbol.pending:
                 return  # declared twice: the resolver reports it
         symbol.pending = False
@@ -158,7 +153,7 @@ class _Binder:
         if enum is not None:
             self.sites[name.location] = ("enum", None, enum, False, False)
             return
-        symbol = self.use_struct(name.text, name.location)
+        symbol = self.use_struct(name.text)
         known_struct = not symbol.pending and symbol.fixed
         self.sites[name.location] = ("struct", symbol, None, known_struct, symbol.pending)
 
