@@ -272,7 +272,7 @@ def main(argv=None) -> int:
     parser.add_argument("names", nargs="*", help="models to run, or one dtype: llama[bfloat16] (default: all)")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="list the models and their dtypes")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per latency (median)")
+    parser.add_argument("--runs", type=int, default=10, help="timed runs per latency (median)")
     parser.add_argument("--no-xnnpack", dest="xnnpack", action="store_false",
                         help="skip the XNNPACK comparison")
     args = parser.parse_args(argv)
