@@ -35,6 +35,12 @@ def _conv2d(x, w):
     return y.permute(0, 2, 3, 1).contiguous().view(y.shape[0], -1, y.shape[1])
 
 
+def _repeat_interleave(x):
+    counts = torch.tensor([1, 0, 2])  # a lifted constant: the indices are computed at compile time
+    y = torch.repeat_interleave(x, counts, dim=1, output_size=3)
+    return y.transpose(1, 2).reshape(2, -1)
+
+
 # target key -> (function, input shapes, the IR op the delegate must contain)
 CASES = {
     "aten::scaled_dot_product_attention": (
@@ -82,6 +88,25 @@ CASES = {
     "aten::upsample_nearest3d.vec": (
         lambda x: F.interpolate(x, scale_factor=2).permute(0, 2, 3, 4, 1).reshape(-1, 2), [(1, 2, 2, 2, 3)],
         "Upsample"),
+    "aten::square": (lambda x: torch.square(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Square"),
+    "aten::logaddexp": (
+        lambda a, b: torch.logaddexp(a, b).transpose(1, 2).reshape(2, -1), [(2, 3, 4), (2, 3, 4)],
+        "LogAddExp"),
+    "aten::logsumexp": (
+        lambda x: torch.logsumexp(x, dim=1).t().reshape(-1), [(3, 4, 5)], "LogSumExp"),
+    "aten::hardswish": (
+        lambda x: F.hardswish(x * 4).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+    "aten::hardsigmoid": (
+        lambda x: F.hardsigmoid(x * 4).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+    "aten::mish": (lambda x: F.mish(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "LogAddExp"),
+    "aten::softplus": (
+        lambda x: F.softplus(x * 10, beta=2.0, threshold=5.0).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)], "LogAddExp"),
+    "aten::roll": (
+        lambda x: torch.roll(x, shifts=(1, -2), dims=(1, 2)).permute(0, 2, 1).reshape(2, -1),
+        [(2, 3, 4)], "Roll"),
+    "aten::repeat_interleave.self_Tensor": (
+        _repeat_interleave, [(2, 3, 4)], "Take"),
     "aten::upsample_trilinear3d.vec": (
         lambda x: F.interpolate(x, size=(3, 4, 5), mode="trilinear", align_corners=True)
         .permute(0, 2, 3, 4, 1).reshape(-1, 2), [(1, 2, 2, 2, 3)], "Upsample"),
