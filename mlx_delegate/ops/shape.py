@@ -209,6 +209,36 @@ def _packet_name(node: Node):
     return getattr(getattr(overload(node), "overloadpacket", None), "__name__", None)
 
 
+@REGISTRY.register([aten.as_strided.default, aten.as_strided_copy.default])
+def as_strided(b: ProgramBuilder, node: Node) -> None:
+    """Elements of x's contiguous storage read through `stride` from `storage_offset`
+    (ExecuTorch tensors are contiguous, so storage is x in row-major order). Decomposed
+    pooling writes it as a mere re-striding of size-1 axes: then it is a reshape; any
+    other layout (overlapping windows, an offset) is a take of indices computed at
+    compile time."""
+    x = node.args[0]
+    size, stride = list(node.args[1]), list(node.args[2])
+    offset = arg(node, 3, "storage_offset") or 0
+    numel = b.val(x).numel()
+    if any(isinstance(v, (Node, torch.SymInt)) for v in [*size, *stride, offset, numel]):
+        raise Unsupported("as_strided with sizes known only at run time")
+    indices = torch.full(size, int(offset), dtype=torch.int64)
+    for axis, (length, step) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[axis] = length
+        indices = indices + (torch.arange(length) * step).reshape(shape)
+    if indices.numel() and not 0 <= int(indices.min()) <= int(indices.max()) < numel:
+        raise Unsupported("as_strided reads outside its input")
+    flat = b.temp(b.val(x).dtype, (numel,))
+    b.emit(ir.ReshapeNode(x=_x(b, node).tid, out=flat.tid, shape=[ir.IntOrVid(literal=-1)]))
+    if torch.equal(indices.reshape(-1), torch.arange(indices.numel())):
+        b.emit(ir.ReshapeNode(x=flat.tid, out=b.out(node).tid,
+                              shape=[ir.IntOrVid(literal=int(v)) for v in size]))
+        return
+    table = b.computed_constant(lambda: indices, torch.int64, tuple(size))
+    b.emit(ir.TakeNode(x=flat.tid, indices=table.tid, out=b.out(node).tid, axis=0))
+
+
 @REGISTRY.register([aten.flip.default])
 def flip(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.FlipNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[int(d) for d in node.args[1]]))

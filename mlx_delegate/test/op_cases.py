@@ -664,6 +664,15 @@ case("flip", [
     C("dynamic", lambda x: x.flip(0), T((3, 4)), dynamic={0: {0: BATCH}}),
 ])
 
+case("as_strided", [
+    C("overlapping_windows", lambda x: torch.as_strided(x.exp(), (3, 3), (1, 2)) * 3, T((3, 4))),
+    C("offset", lambda x: torch.as_strided(x + 1, (2, 2, 2), (4, 1, 3), 2), T((2, 6), i32)),
+    # adaptive_avg_pool1d decomposes into a mean and this re-striding of size-1 axes
+    C("restride_of_unit_axes", lambda x: torch.as_strided(x.mean((-1, -2), keepdim=True),
+                                                        (2, 6, 1, 1), (6, 1, 6, 6)), T((2, 6, 3, 4))),
+    C("broadcast_stride_0", lambda x: torch.as_strided(x.sin(), (3, 4), (1, 0)), T((5,), f16)),
+])
+
 case("constant_pad_nd", [
     C("last_axis", lambda x: F.pad(x, (1, 2)), T((3, 4))),
     C("two_axes_value", lambda x: F.pad(x, (1, 0, 2, 1), value=-1.5), T((2, 3, 4))),
@@ -872,11 +881,6 @@ def _around_mask_index(x, y):
     return (x + 1)[y > 0.5] - 1
 
 
-def _around_as_strided(x):
-    """as_strided reads storage through arbitrary strides; MLX arrays have none."""
-    return torch.as_strided(x.exp(), (3, 3), (1, 2)) * 3
-
-
 def _around_grid_sample(x, grid):
     """grid_sampler_2d: MLX has no kernel for it, and no handler composes one."""
     return F.grid_sample(x.exp(), grid.tanh(), align_corners=False) * 2
@@ -888,7 +892,6 @@ RUNTIME_SIZE_CHECKS = ("sym_size", "_assert_scalar", "ge", "le")
 case("two_delegates", [
     C("mask_index_between", _around_mask_index, T((3, 4)), T((3, 4), f32, 0, 1), delegates=2,
       fallback=("index",) + RUNTIME_SIZE_CHECKS),
-    C("as_strided_between", _around_as_strided, T((3, 4)), delegates=2, fallback=("as_strided",)),
     C("grid_sample_between", _around_grid_sample, T((1, 2, 4, 4)), T((1, 3, 3, 2)), delegates=2,
       fallback=("grid_sampler",)),
 ])

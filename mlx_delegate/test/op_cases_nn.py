@@ -229,6 +229,7 @@ case("avg_pool3d", [
 
 case("adaptive_avg_pool1d", [
     C("divides", lambda x: F.adaptive_avg_pool1d(x, 4), T((2, 3, 8))),
+    C("to_one", lambda x: F.adaptive_avg_pool1d(x.transpose(1, 2), 1).flatten(1), T((1, 8, 6))),
     C("overlapping", lambda x: F.adaptive_avg_pool1d(x, 3), T((2, 3, 7))),
     C("float16", lambda x: F.adaptive_avg_pool1d(x, 5), T((2, 3, 8), f16)),
 ], tolerances=POOL_TOL)
