@@ -353,7 +353,20 @@ def _additive_mask(q, k, v, m):
     return SDPA(q, k, v, attn_mask=m)
 
 
+def _left_padded(q, k, v, m, masked_out=float("-inf")):
+    """Batch row 1's first two queries see no key (left padding); PyTorch gives them 0."""
+    sees = (m > -5.0) & (torch.arange(q.shape[-2]) >= 2)[:, None] | (torch.arange(q.shape[0]) == 0)[
+        :, None, None, None]
+    mask = sees if masked_out is None else torch.where(sees, 0.0, masked_out).to(q.dtype)
+    return SDPA(q, k, v, attn_mask=mask)
+
+
 case("scaled_dot_product_attention_masks", [
+    C("bool_mask_rows_seeing_no_key", lambda q, k, v, m: _left_padded(q, k, v, m, None),
+      Q4, KV4, KV4, T((1, 1, 4, 6))),
+    C("additive_mask_rows_seeing_no_key", _left_padded, Q4, KV4, KV4, T((1, 1, 4, 6))),
+    C("additive_mask_rows_seeing_no_key_float16", _left_padded, T((2, 2, 4, 8), f16),
+      T((2, 2, 6, 8), f16), T((2, 2, 6, 8), f16), T((1, 1, 4, 6), f16)),
     C("rank3", SDPA, Q3, KV3, KV3),
     C("rank3_causal", lambda q, k, v: SDPA(q, k, v, is_causal=True), Q3, T((2, 4, 8)), T((2, 4, 8))),
     C("rank3_batched_mask", _additive_mask, Q3, KV3, KV3, T((2, 4, 6))),

@@ -169,6 +169,18 @@ void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
   st.set_tensor(n.out, mx::transpose(y, to_first, s));
 }
 
+// PyTorch's attention gives 0 for a query whose mask row excludes every key (a
+// left-padded position in a batch); softmax over nothing would give NaN
+// (-inf mask) or an average of all values (boolean mask).
+static mx::array zero_rows_that_see_no_key(const mx::array& out, const mx::array& mask,
+                                           StreamOrDevice s) {
+  mx::array sees = mask.dtype() == mx::bool_
+                       ? mask
+                       : mx::greater(mask, mx::array(-INFINITY, mask.dtype()), s);
+  mx::array any_key = mx::any(sees, -1, /*keepdims=*/true, s);
+  return mx::where(any_key, out, mx::zeros({}, out.dtype(), s), s);
+}
+
 // q, k, v: (B, H, L, D) as in PyTorch. A boolean mask keeps True entries; a
 // float mask is added to the scores. scale 0 means 1/sqrt(D).
 void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, ExecutionState& st,
@@ -194,8 +206,9 @@ void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, E
     mask = mx::greater_equal(rows, cols, s);
     mode = "array";
   }
-  st.set_tensor(n.out,
-                mx::fast::scaled_dot_product_attention(q, k, v, scale, mode, mask, {}, false, s));
+  mx::array out = mx::fast::scaled_dot_product_attention(q, k, v, scale, mode, mask, {}, false, s);
+  if (n.mask) out = zero_rows_that_see_no_key(out, *mask, s);
+  st.set_tensor(n.out, out);
 }
 
 }  // namespace mlxd
