@@ -208,6 +208,11 @@ class EnumValue:
     value: int  # for bit_flags, the mask (1 << position)
     doc: tuple[str, ...]
     location: Location
+    attributes: tuple[Attribute, ...] = ()
+
+    def attribute(self, name: str) -> Optional[str]:
+        """The value of attribute `name` (None when absent or given without a value)."""
+        return next((a.value for a in self.attributes if a.name == name), None)
 
 
 @dataclass(frozen=True)

@@ -468,7 +468,15 @@ class _Resolver:
             value = raw
             if bit_flags:
                 value = self.bit_flag(raw, underlying, value_syntax)
-            values.append(m.EnumValue(name.text, value, value_syntax.doc, name.location))
+            values.append(
+                m.EnumValue(
+                    name.text,
+                    value,
+                    value_syntax.doc,
+                    name.location,
+                    _model_attributes(value_syntax.attributes),
+                )
+            )
             next_value = raw + 1
         _check_smallest_value_unique(
             decl.name.text, [(v.name, v.value, v.location) for v in values]
