@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from . import _native
+from . import _generated, _native
 
 __all__ = [
     "BackendError",
@@ -257,12 +257,10 @@ def run_builtin_f32(device: str, op: str, a, b, repeat: int = 1):
     return out, seconds.value
 
 
-# mlxd::DType codes (= the IR schema's DType) <-> numpy dtype names.
-_DTYPE_CODES = {
-    "float32": 0, "float16": 1, "bfloat16": 2, "int32": 3, "int64": 4, "int8": 5, "uint8": 6,
-    "bool": 7, "int16": 8, "uint16": 9, "uint32": 10, "uint64": 11, "float64": 12,
-}
-_CODE_DTYPES = {v: k for k, v in _DTYPE_CODES.items()}
+# mlxd::DType codes (the IR schema's DType) <-> numpy dtype names; numpy has no
+# bfloat16, whose outputs are widened to float32.
+_DTYPES_BY_CODE = {d.code: d for d in _generated.dtypes().DTYPES}
+_NUMPY_CODES = {d.numpy: d.code for d in _DTYPES_BY_CODE.values() if d.numpy}
 
 
 class Program:
@@ -296,9 +294,9 @@ class Program:
         nbytes = (ctypes.c_uint64 * max(n, 1))()
         for i, a in enumerate(arrays):
             name = a.dtype.name
-            if name not in _DTYPE_CODES:
+            if name not in _NUMPY_CODES:
                 raise TypeError(f"input {i}: unsupported dtype {name}")
-            dtypes[i] = _DTYPE_CODES[name]
+            dtypes[i] = _NUMPY_CODES[name]
             ndims[i] = a.ndim
             data[i] = a.ctypes.data
             nbytes[i] = a.nbytes
@@ -314,13 +312,12 @@ class Program:
                                               ctypes.byref(ndim), shape, ctypes.byref(ptr),
                                               ctypes.byref(size)))
             raw = ctypes.string_at(ptr, size.value) if size.value else b""
-            np_dtype = _CODE_DTYPES[dtype.value]
-            if np_dtype == "bfloat16":
-                # numpy has no bfloat16: widen to float32
+            info = _DTYPES_BY_CODE[dtype.value]
+            if info.torch == "bfloat16":
                 u16 = np.frombuffer(raw, dtype=np.uint16).astype(np.uint32) << 16
                 out = u16.view(np.float32)
             else:
-                out = np.frombuffer(raw, dtype=np_dtype).copy()
+                out = np.frombuffer(raw, dtype=info.numpy).copy()
             outputs.append(out.reshape(tuple(shape[:ndim.value])))
         return outputs
 

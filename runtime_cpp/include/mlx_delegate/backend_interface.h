@@ -19,6 +19,8 @@
 #include <variant>
 #include <vector>
 
+#include "mlx_dtypes.h"
+
 // Incremented when this interface changes in an ABI-incompatible way.
 #define MLX_BACKEND_API_VERSION 1
 
@@ -30,49 +32,33 @@ inline const char* device_type_name(DeviceType t) noexcept {
   return t == DeviceType::gpu ? "gpu" : "cpu";
 }
 
-// Element types; the numbering equals the IR schema's `DType` enum.
+// Element types: the IR schema's `DType` enum, numbers and facts generated
+// from it (mlx_dtypes.h).
 enum class DType : int32_t {
-  Float32 = 0,
-  Float16,
-  BFloat16,
-  Int32,
-  Int64,
-  Int8,
-  UInt8,
-  Bool,
-  Int16,
-  UInt16,
-  UInt32,
-  UInt64,
-  Float64,
+#define MLXD_DTYPE_ENUMERATOR(name, code, bytes, torch, mlx, executorch) name = code,
+  MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_ENUMERATOR)
+#undef MLXD_DTYPE_ENUMERATOR
 };
 
 // Bytes per element; 0 for an unknown value.
 inline size_t dtype_size(DType t) noexcept {
   switch (t) {
-    case DType::Float32: case DType::Int32: case DType::UInt32: return 4;
-    case DType::Float16: case DType::BFloat16: case DType::Int16: case DType::UInt16: return 2;
-    case DType::Int64: case DType::UInt64: case DType::Float64: return 8;
-    case DType::Int8: case DType::UInt8: case DType::Bool: return 1;
+#define MLXD_DTYPE_SIZE(name, code, bytes, torch, mlx, executorch) \
+  case DType::name:                                                 \
+    return bytes;
+    MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_SIZE)
+#undef MLXD_DTYPE_SIZE
   }
   return 0;
 }
 
 inline const char* dtype_name(DType t) noexcept {
   switch (t) {
-    case DType::Float32: return "float32";
-    case DType::Float16: return "float16";
-    case DType::BFloat16: return "bfloat16";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
-    case DType::Int8: return "int8";
-    case DType::UInt8: return "uint8";
-    case DType::Bool: return "bool";
-    case DType::Int16: return "int16";
-    case DType::UInt16: return "uint16";
-    case DType::UInt32: return "uint32";
-    case DType::UInt64: return "uint64";
-    case DType::Float64: return "float64";
+#define MLXD_DTYPE_NAME(name, code, bytes, torch, mlx, executorch) \
+  case DType::name:                                                 \
+    return torch;
+    MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_NAME)
+#undef MLXD_DTYPE_NAME
   }
   return "unknown";
 }

@@ -1,24 +1,20 @@
 #include "op_util.h"
 
+#include "mlx_backend.h"
+
 namespace mlxd::ops {
 
+// The loader's ir::DType (flatc's enum) and the plugin interface's DType are
+// both generated from the schema's `DType`; the assertions keep them one.
+#define MLXD_SAME_DTYPE_CODE(name, code, bytes, torch, mlx, executorch)      \
+  static_assert(static_cast<int>(ir::DType_##name) == code &&               \
+                    static_cast<int>(DType::name) == code,                  \
+                "ir::DType and mlxd::DType disagree on " #name);
+MLXD_FOR_EACH_DTYPE(MLXD_SAME_DTYPE_CODE)
+#undef MLXD_SAME_DTYPE_CODE
+
 mx::Dtype to_mlx_dtype(ir::DType t) {
-  switch (t) {
-    case ir::DType_Float32: return mx::float32;
-    case ir::DType_Float16: return mx::float16;
-    case ir::DType_BFloat16: return mx::bfloat16;
-    case ir::DType_Int32: return mx::int32;
-    case ir::DType_Int64: return mx::int64;
-    case ir::DType_Int8: return mx::int8;
-    case ir::DType_UInt8: return mx::uint8;
-    case ir::DType_Bool: return mx::bool_;
-    case ir::DType_Int16: return mx::int16;
-    case ir::DType_UInt16: return mx::uint16;
-    case ir::DType_UInt32: return mx::uint32;
-    case ir::DType_UInt64: return mx::uint64;
-    case ir::DType_Float64: return mx::float64;
-  }
-  throw ExecutionError("unknown dtype " + std::to_string(static_cast<int>(t)));
+  return plugin::to_mlx(static_cast<DType>(t));
 }
 
 int normalize_axis(int axis, int ndim, const char* op) {

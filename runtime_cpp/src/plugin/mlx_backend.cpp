@@ -19,39 +19,24 @@ namespace mlxd::plugin {
 
 mx::Dtype to_mlx(DType t) {
   switch (t) {
-    case DType::Float32: return mx::float32;
-    case DType::Float16: return mx::float16;
-    case DType::BFloat16: return mx::bfloat16;
-    case DType::Int32: return mx::int32;
-    case DType::Int64: return mx::int64;
-    case DType::Int8: return mx::int8;
-    case DType::UInt8: return mx::uint8;
-    case DType::Bool: return mx::bool_;
-    case DType::Int16: return mx::int16;
-    case DType::UInt16: return mx::uint16;
-    case DType::UInt32: return mx::uint32;
-    case DType::UInt64: return mx::uint64;
-    case DType::Float64: return mx::float64;
+#define MLXD_DTYPE_TO_MLX(name, code, bytes, torch, mlx, executorch) \
+  case DType::name:                                                   \
+    return mx::mlx;
+    MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_TO_MLX)
+#undef MLXD_DTYPE_TO_MLX
   }
   throw std::invalid_argument("unknown dtype " + std::to_string(static_cast<int>(t)));
 }
 
 DType from_mlx(mx::Dtype t) {
   switch (t.val()) {
-    case mx::Dtype::Val::float32: return DType::Float32;
-    case mx::Dtype::Val::float16: return DType::Float16;
-    case mx::Dtype::Val::bfloat16: return DType::BFloat16;
-    case mx::Dtype::Val::int32: return DType::Int32;
-    case mx::Dtype::Val::int64: return DType::Int64;
-    case mx::Dtype::Val::int8: return DType::Int8;
-    case mx::Dtype::Val::uint8: return DType::UInt8;
-    case mx::Dtype::Val::bool_: return DType::Bool;
-    case mx::Dtype::Val::int16: return DType::Int16;
-    case mx::Dtype::Val::uint16: return DType::UInt16;
-    case mx::Dtype::Val::uint32: return DType::UInt32;
-    case mx::Dtype::Val::uint64: return DType::UInt64;
-    case mx::Dtype::Val::float64: return DType::Float64;
-    default: break;
+#define MLXD_DTYPE_FROM_MLX(name, code, bytes, torch, mlx, executorch) \
+  case mx::Dtype::Val::mlx:                                             \
+    return DType::name;
+    MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_FROM_MLX)
+#undef MLXD_DTYPE_FROM_MLX
+    default:
+      break;
   }
   throw std::runtime_error("MLX dtype has no delegate equivalent");
 }
