@@ -20,7 +20,7 @@ def make_environment(
     if bytecode_dir is not None:
         bytecode_dir.mkdir(parents=True, exist_ok=True)
         cache = jinja2.FileSystemBytecodeCache(str(bytecode_dir))
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir)),
         bytecode_cache=cache,
         undefined=jinja2.StrictUndefined,
@@ -29,3 +29,5 @@ def make_environment(
         keep_trailing_newline=True,
         autoescape=False,
     )
+    env.filters["py_literal"] = repr  # a Python value written as Python source
+    return env

@@ -1,5 +1,5 @@
 """Loads the generated IR modules (from schema/schema.fbs) by path, once, without
-importing torch: the runtime API (backends.py) needs the dtype table too.
+importing torch: the runtime API (backends.py, runtime.py) needs some of them too.
 
 generated/ is committed at the repository root rather than inside this package."""
 
@@ -28,3 +28,8 @@ def load(module_name: str, file_name: str) -> ModuleType:
 def dtypes() -> ModuleType:
     """The IR's dtype table (`DTYPES`: code, size, torch/numpy/MLX/ExecuTorch names)."""
     return load("mlx_delegate.ir.dtypes", "schema_dtypes.py")
+
+
+def payload() -> ModuleType:
+    """The delegate payload's header facts (`MAGIC`, `HEADER`, `ALIGNMENT`, `BACKEND_ID`)."""
+    return load("mlx_delegate.ir.payload", "schema_payload.py")

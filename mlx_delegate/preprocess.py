@@ -12,12 +12,12 @@ from torch.export import ExportedProgram
 
 from ._logging import debug
 from .builder import ProgramBuilder
-from .serialization import serialize
+from .serialization import BACKEND_ID, serialize
 
-BACKEND_ID = "MLXDelegateBackend"
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
 
 
+# ExecuTorch finds a backend's BackendDetails by class name: it is the schema's backend id.
 class MLXDelegateBackend(BackendDetails):
     @staticmethod
     def preprocess(edge_program: ExportedProgram, compile_specs: List[CompileSpec]) -> PreprocessResult:
@@ -34,3 +34,7 @@ class MLXDelegateBackend(BackendDetails):
             debug_handle_map={},
             data_store_output=store.get_named_data_store_output(),
         )
+
+
+if MLXDelegateBackend.__name__ != BACKEND_ID:
+    raise ImportError(f"the delegate backend class must be named {BACKEND_ID!r}, the schema's id")

@@ -32,7 +32,7 @@ import sys
 import threading
 from pathlib import Path
 
-from . import _native
+from . import _generated, _native
 
 __all__ = [
     "BACKEND_ID",
@@ -45,7 +45,7 @@ __all__ = [
     "verifies_flatbuffer",
 ]
 
-BACKEND_ID = "MLXDelegateBackend"
+BACKEND_ID = _generated.payload().BACKEND_ID
 LIB_NAME = "libmlx_delegate.dylib" if sys.platform == "darwin" else "libmlx_delegate.so"
 
 _lock = threading.Lock()

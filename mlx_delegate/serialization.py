@@ -1,11 +1,8 @@
-"""The delegate payload: a 24-byte header, the IR FlatBuffer, padding to 16
-bytes, and a data segment.
-
-    offset 0   4 bytes  zero
-    offset 4   4 bytes  magic b"MLX0"
-    offset 8   uint64   data segment offset (from the start of the payload), LE
-    offset 16  uint64   data segment size, LE
-    offset 24  the FlatBuffer (root table MLXGraph, file identifier "MLXG")
+"""The delegate payload, as the schema's `PayloadHeader` describes it: the
+header, the IR FlatBuffer (root table MLXGraph, file identifier "MLXG"), zero
+padding to ALIGNMENT bytes, and a data segment. The header's layout, magic,
+alignment and the backend id are generated (generated/python/schema_payload.py);
+this is the one Python reader and writer of it.
 
 Constants do not travel in the data segment: they go through ExecuTorch's named
 data map, so the runtime can wrap them without copying. The segment is kept in
@@ -13,15 +10,17 @@ the format for payloads that carry their own data."""
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
+from ._generated import payload as _payload
 from .ir import schema
 
-MAGIC = b"MLX0"
-HEADER = struct.Struct("<4s4sQQ")
-HEADER_SIZE = HEADER.size  # 24
-ALIGNMENT = 16
+_facts = _payload()
+BACKEND_ID = _facts.BACKEND_ID
+MAGIC = _facts.MAGIC
+HEADER = _facts.HEADER
+HEADER_SIZE = _facts.HEADER_SIZE
+ALIGNMENT = _facts.ALIGNMENT
 
 
 class PayloadError(ValueError):
@@ -42,19 +41,28 @@ def serialize(graph, data_segment: bytes = b"") -> bytes:
     flatbuffer = schema.encode(graph)
     body_end = HEADER_SIZE + len(flatbuffer)
     segment_offset = body_end + _pad(body_end)
-    header = HEADER.pack(b"\0\0\0\0", MAGIC, segment_offset, len(data_segment))
+    header = HEADER.pack(0, MAGIC, segment_offset, len(data_segment))
     return header + flatbuffer + b"\0" * _pad(body_end) + data_segment
 
 
 def split(payload: bytes) -> Payload:
+    """The same checks as the C++ reader (runtime_cpp's payload_header.h)."""
     if len(payload) < HEADER_SIZE:
-        raise PayloadError(f"payload is {len(payload)} bytes, shorter than the {HEADER_SIZE}-byte header")
+        raise PayloadError(f"truncated MLX0 header: the payload has {len(payload)} bytes, "
+                           f"the header {HEADER_SIZE}")
     zero, magic, segment_offset, segment_size = HEADER.unpack_from(payload)
-    if magic != MAGIC or zero != b"\0\0\0\0":
-        raise PayloadError(f"payload does not start with the MLX0 header (magic {magic!r})")
-    if segment_offset < HEADER_SIZE or segment_offset + segment_size > len(payload):
-        raise PayloadError(
-            f"data segment [{segment_offset}, {segment_offset + segment_size}) lies outside "
-            f"the {len(payload)}-byte payload"
-        )
-    return Payload(bytes(payload[HEADER_SIZE:segment_offset]), bytes(payload[segment_offset:][:segment_size]))
+    if zero != 0:
+        raise PayloadError("payload header does not start with 4 zero bytes")
+    if magic != MAGIC:
+        raise PayloadError(f"bad payload magic {magic!r} (expected {MAGIC!r})")
+    end = len(payload)
+    if segment_offset or segment_size:
+        if segment_offset < HEADER_SIZE or segment_offset > len(payload) or \
+                segment_size > len(payload) - segment_offset:
+            raise PayloadError(
+                f"MLX0 header: data segment [{segment_offset}, +{segment_size}) lies outside "
+                f"the {len(payload)}-byte payload"
+            )
+        end = segment_offset
+    return Payload(bytes(payload[HEADER_SIZE:end]),
+                   bytes(payload[segment_offset:segment_offset + segment_size]))

@@ -96,7 +96,9 @@ def _flatc_type(decl: Declaration) -> str:
 
 
 def _in_dependency_order(schema: Schema, view: IrView) -> list[Declaration]:
-    """Structs and tables, each after every record it holds by value."""
+    """The structs and tables a program holds (reachable from the root table),
+    each after every record it holds by value; others (the payload header) are
+    not part of the loaded program."""
     ordered: list[Declaration] = []
     state: dict[str, str] = {}
 
@@ -113,10 +115,22 @@ def _in_dependency_order(schema: Schema, view: IrView) -> list[Declaration]:
         state[decl.qualified_name] = "done"
         ordered.append(decl)
 
+    held = _reachable(schema, view, view.root)
     for decl in schema.declarations:
-        if isinstance(decl, (Struct, Table)):
+        if decl.qualified_name in held:
             visit(decl)
     return ordered
+
+
+def _reachable(schema: Schema, view: IrView, root: Declaration) -> set[str]:
+    seen: set[str] = set()
+    pending = [root]
+    while pending:
+        decl = pending.pop()
+        if decl.qualified_name not in seen:
+            seen.add(decl.qualified_name)
+            pending.extend(_dependencies(schema, view, decl))
+    return seen
 
 
 def _dependencies(schema: Schema, view: IrView, decl: Declaration) -> list[Declaration]:

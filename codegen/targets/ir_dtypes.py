@@ -38,7 +38,6 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
     if enum is None:
         raise SchemaError.at(view.root.location, f"an IR schema needs an enum `{DTYPE_ENUM}`")
     dtypes = tuple(_facts(value) for value in enum.values)
-    env.filters["py_literal"] = repr
     context = dict(schema=schema, enum=enum, dtypes=dtypes)
     stem = schema_stem(schema.path)
     return {

@@ -400,6 +400,8 @@ struct InstructionChainBuilder;
 struct MLXGraph;
 struct MLXGraphBuilder;
 
+struct PayloadHeader;
+
 enum DType : int8_t {
   DType_Float32 = 0,
   DType_Float16 = 1,
@@ -1592,6 +1594,54 @@ FLATBUFFERS_MANUALLY_ALIGNED_STRUCT(4) SlotRef FLATBUFFERS_FINAL_CLASS {
   }
 };
 FLATBUFFERS_STRUCT_END(SlotRef, 8);
+
+/// What ExecuTorch hands the delegate backend `backend_id` for one method: this
+/// header, the MLXGraph FlatBuffer, zero padding to `alignment` bytes, then a
+/// data segment of `data_size` bytes at `data_offset` (counted from the start of
+/// the payload; 0 and 0: no segment, the FlatBuffer runs to the end). Integers
+/// are little-endian. Codegen turns this into the header constants of each
+/// language (generated/cpp/mlx_payload.h, generated/python/schema_payload.py);
+/// each language has one parser of it.
+FLATBUFFERS_MANUALLY_ALIGNED_STRUCT(8) PayloadHeader FLATBUFFERS_FINAL_CLASS {
+ private:
+  uint32_t zero_;
+  uint8_t magic_[4];
+  uint64_t data_offset_;
+  uint64_t data_size_;
+
+ public:
+  PayloadHeader()
+      : zero_(0),
+        magic_(),
+        data_offset_(0),
+        data_size_(0) {
+  }
+  PayloadHeader(uint32_t _zero, uint64_t _data_offset, uint64_t _data_size)
+      : zero_(::flatbuffers::EndianScalar(_zero)),
+        magic_(),
+        data_offset_(::flatbuffers::EndianScalar(_data_offset)),
+        data_size_(::flatbuffers::EndianScalar(_data_size)) {
+  }
+  PayloadHeader(uint32_t _zero, ::flatbuffers::span<const uint8_t, 4> _magic, uint64_t _data_offset, uint64_t _data_size)
+      : zero_(::flatbuffers::EndianScalar(_zero)),
+        data_offset_(::flatbuffers::EndianScalar(_data_offset)),
+        data_size_(::flatbuffers::EndianScalar(_data_size)) {
+    ::flatbuffers::CastToArray(magic_).CopyFromSpan(_magic);
+  }
+  uint32_t zero() const {
+    return ::flatbuffers::EndianScalar(zero_);
+  }
+  const ::flatbuffers::Array<uint8_t, 4> *magic() const {
+    return &::flatbuffers::CastToArray(magic_);
+  }
+  uint64_t data_offset() const {
+    return ::flatbuffers::EndianScalar(data_offset_);
+  }
+  uint64_t data_size() const {
+    return ::flatbuffers::EndianScalar(data_size_);
+  }
+};
+FLATBUFFERS_STRUCT_END(PayloadHeader, 24);
 
 /// An integer known at compile time (`literal`) or produced at run time (`vid`).
 struct IntOrVid FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {

@@ -1343,6 +1343,23 @@ class MLXGraph:
     tensor_meta: list[TensorMeta] | None = None
 
 
+# What ExecuTorch hands the delegate backend `backend_id` for one method: this
+# header, the MLXGraph FlatBuffer, zero padding to `alignment` bytes, then a
+# data segment of `data_size` bytes at `data_offset` (counted from the start of
+# the payload; 0 and 0: no segment, the FlatBuffer runs to the end). Integers
+# are little-endian. Codegen turns this into the header constants of each
+# language (generated/cpp/mlx_payload.h, generated/python/schema_payload.py);
+# each language has one parser of it.
+@_dataclasses.dataclass(kw_only=True)
+class PayloadHeader:
+    """struct mlxd.ir.PayloadHeader: 24 bytes, aligned to 8."""
+
+    zero: int = 0
+    magic: list[int] = _dataclasses.field(default_factory=lambda: [0] * 4)
+    data_offset: int = 0
+    data_size: int = 0
+
+
 # Every op. Append only: a member's position is its OpCode.
 OpNode = _typing.Union[
     AddNode,
@@ -4247,6 +4264,17 @@ class Builders:
         if o14 is not None:
             builder.PrependUOffsetTRelativeSlot(14, o14, 0)
         return builder.EndObject()
+
+    def write_PayloadHeader(self, builder, obj):
+        """Prepend struct mlxd.ir.PayloadHeader inline; returns its offset."""
+        builder.Prep(8, 24)
+        builder.PrependUint64(obj.data_size)
+        builder.PrependUint64(obj.data_offset)
+        _check_length(obj.magic, 4, "mlxd.ir.PayloadHeader.magic")
+        for x in reversed(obj.magic):
+            builder.PrependUint8(x)
+        builder.PrependUint32(obj.zero)
+        return builder.Offset()
 
 
 def encode(root, *, serializer=None, size_prefixed=False, force_defaults=False, initial_size=1024):

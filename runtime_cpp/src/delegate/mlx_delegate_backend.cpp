@@ -49,8 +49,6 @@ namespace mlxd::delegate {
 
 namespace {
 
-constexpr const char* kBackendId = "MLXDelegateBackend";
-
 bool verbose() {
   static const bool on = [] {
     const char* v = std::getenv("MLX_DELEGATE_LOG");
@@ -595,7 +593,7 @@ class MlxDelegateBackend final : public et::BackendInterface {
 };
 
 MlxDelegateBackend g_backend;
-const et::Error g_registered = et::register_backend(et::Backend{kBackendId, &g_backend});
+const et::Error g_registered = et::register_backend(et::Backend{payload::kBackendId, &g_backend});
 
 }  // namespace
 
@@ -606,13 +604,13 @@ extern "C" {
 
 // The backend id ("MLXDelegateBackend").
 __attribute__((visibility("default"))) const char* mlxd_delegate_backend_id(void) {
-  return mlxd::delegate::kBackendId;
+  return mlxd::payload::kBackendId;
 }
 
 // 1 when this library's backend is the one ExecuTorch resolves for the id.
 __attribute__((visibility("default"))) int mlxd_delegate_registered(void) {
   return mlxd::delegate::g_registered == executorch::runtime::Error::Ok &&
-                 executorch::runtime::get_backend_class(mlxd::delegate::kBackendId) ==
+                 executorch::runtime::get_backend_class(mlxd::payload::kBackendId) ==
                      &mlxd::delegate::g_backend
              ? 1
              : 0;

@@ -1,22 +1,15 @@
-// The delegate payload: a 24-byte header, the IR FlatBuffer, an optional
-// data segment.
-//
-//   bytes  0..3   zero
-//   bytes  4..7   magic "MLX0"
-//   bytes  8..15  data segment offset (uint64 little-endian), 0 = none
-//   bytes 16..23  data segment size (uint64 little-endian)
-//   bytes 24..    the FlatBuffer (root table mlxd.ir.MLXGraph, identifier
-//                 "MLXG"), up to the data segment or the end of the payload
+// The delegate payload: the header of the schema's `PayloadHeader` (read by
+// mlx_delegate/payload_header.h), the IR FlatBuffer (root table
+// mlxd.ir.MLXGraph, identifier "MLXG"), an optional data segment.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace mlxd::delegate {
+#include "mlx_delegate/payload_header.h"
 
-inline constexpr size_t kPayloadHeaderSize = 24;
-inline constexpr char kPayloadMagic[4] = {'M', 'L', 'X', '0'};
+namespace mlxd::delegate {
 
 struct PayloadLayout {
   uint64_t data_offset = 0;

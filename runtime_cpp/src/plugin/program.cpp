@@ -8,6 +8,7 @@
 
 #include "mlx_backend.h"
 #include "mlx_delegate/execution_state.h"
+#include "mlx_delegate/payload_header.h"
 #include "mlx_dispatch.h"
 
 namespace mx = mlx::core;
@@ -16,32 +17,15 @@ namespace mlxd::plugin {
 
 namespace {
 
-constexpr size_t kHeaderSize = 24;
-
-uint64_t read_u64_le(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-// The FlatBuffer inside a payload: after the 24-byte MLX0 header when
-// present ([4 zero bytes]["MLX0"][u64 data offset][u64 data size]), else
+// The FlatBuffer inside a payload: after the header when there is one, else
 // the whole payload.
 std::pair<const uint8_t*, size_t> flatbuffer_region(const uint8_t* payload, size_t size) {
   if (payload == nullptr || size == 0) throw LoadError("empty delegate payload");
-  if (size >= 8 && std::memcmp(payload + 4, "MLX0", 4) == 0) {
-    if (size < kHeaderSize) throw LoadError("truncated MLX0 header");
-    uint64_t data_offset = read_u64_le(payload + 8);
-    uint64_t data_size = read_u64_le(payload + 16);
-    if (data_offset == 0) data_offset = size;
-    if (data_offset < kHeaderSize || data_offset > size || data_size > size - data_offset) {
-      throw LoadError("MLX0 header: data segment [" + std::to_string(data_offset) + ", +" +
-                      std::to_string(data_size) + ") outside the " + std::to_string(size) +
-                      "-byte payload");
-    }
-    return {payload + kHeaderSize, static_cast<size_t>(data_offset) - kHeaderSize};
-  }
-  return {payload, size};
+  if (!payload::has_header(payload, size)) return {payload, size};
+  payload::Regions regions;
+  std::string error;
+  if (!payload::parse(payload, size, &regions, &error)) throw LoadError(error);
+  return {regions.flatbuffer, regions.flatbuffer_size};
 }
 
 mx::Shape static_shape(const TensorMeta& meta, const std::string& what) {

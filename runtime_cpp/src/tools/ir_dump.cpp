@@ -10,24 +10,22 @@
 #include <iterator>
 #include <vector>
 
+#include "mlx_delegate/payload_header.h"
 #include "mlx_program.h"
 
 namespace {
 
-constexpr size_t kHeaderSize = 24;
-
-// The FlatBuffer's bytes: after the header when there is one (magic "MLX0" at
-// offset 4), up to the data segment offset it records.
+// The FlatBuffer's bytes: after the header when there is one, up to the data
+// segment.
 std::vector<uint64_t> flatbuffer_of(const std::vector<char>& bytes, size_t* size) {
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
   size_t begin = 0, end = bytes.size();
-  if (bytes.size() >= kHeaderSize && std::memcmp(bytes.data() + 4, "MLX0", 4) == 0) {
-    uint64_t segment_offset = 0;
-    std::memcpy(&segment_offset, bytes.data() + 8, sizeof segment_offset);
-    if (segment_offset < kHeaderSize || segment_offset > bytes.size()) {
-      throw mlxd::LoadError("MLX0 header points outside the payload");
-    }
-    begin = kHeaderSize;
-    end = segment_offset;
+  if (mlxd::payload::has_header(data, bytes.size())) {
+    mlxd::payload::Regions regions;
+    std::string error;
+    if (!mlxd::payload::parse(data, bytes.size(), &regions, &error)) throw mlxd::LoadError(error);
+    begin = static_cast<size_t>(regions.flatbuffer - data);
+    end = begin + regions.flatbuffer_size;
   }
   *size = end - begin;
   // FlatBuffers needs its buffer aligned: copy into 8-byte aligned storage.

@@ -1,0 +1,63 @@
+"""The payload header target (codegen/targets/ir_payload.py): the facts of the
+schema's `PayloadHeader`, and the errors for a header that lacks one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mlx_delegate._generated import payload
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = (REPO / "schema" / "schema.fbs").read_text()
+HEADER_LINE = next(l for l in SCHEMA.splitlines() if l.startswith("struct PayloadHeader"))
+
+
+def test_the_header_layout_follows_the_struct():
+    facts = payload()
+    assert facts.HEADER.format == "<I4sQQ" and facts.HEADER.size == facts.HEADER_SIZE == 24
+    assert facts.FIELDS == ("zero", "magic", "data_offset", "data_size")
+    assert (facts.MAGIC, facts.ALIGNMENT, facts.BACKEND_ID) == (b"MLX0", 16, "MLXDelegateBackend")
+
+
+def test_the_cpp_constants_match():
+    text = (REPO / "generated" / "cpp" / "mlx_payload.h").read_text()
+    for line in ('kBackendId = "MLXDelegateBackend"', "kMagic[4] = {'M', 'L', 'X', '0'}",
+                 "kHeaderSize = 24", "kAlignment = 16", "k_data_offset_offset = 8",
+                 "k_data_size_offset = 16"):
+        assert line in text, line
+
+
+def _generate(schema_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    (tmp_path / "schema.fbs").write_text(schema_text)
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", "generate", "--schema", "schema.fbs", "--out", "out",
+         "--skip-flatc"],
+        cwd=tmp_path, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def _error_line(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, result.stderr
+    return result.stderr.splitlines()[0]
+
+
+def test_a_header_without_a_backend_id_is_a_located_error(tmp_path: Path):
+    broken = SCHEMA.replace(', backend_id: "MLXDelegateBackend"', "")
+    row = SCHEMA.splitlines().index(HEADER_LINE) + 1
+    assert _error_line(_generate(broken, tmp_path)) == (
+        f"schema.fbs:{row}:8: error: `PayloadHeader` needs the attribute `backend_id`")
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_magic_must_fit_its_field(tmp_path: Path):
+    broken = SCHEMA.replace('(magic: "MLX0",', '(magic: "MLX01",')
+    assert "needs a field `magic: [ubyte:5]`" in _error_line(_generate(broken, tmp_path))
+
+
+def test_header_fields_must_be_scalars_or_arrays_of_them(tmp_path: Path):
+    broken = SCHEMA.replace("  data_size: uint64;\n}", "  data_size: uint64;\n  slot: Tid;\n}")
+    assert "fields must be scalars or arrays of scalars" in _error_line(_generate(broken, tmp_path))
