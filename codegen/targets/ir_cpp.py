@@ -53,6 +53,8 @@ class CppRecord:
     flatc_type: str  # `::mlxd::ir::AddNode`
     fields: tuple[CppField, ...]
     is_struct: bool  # FlatBuffers struct (read by reference) vs table (by pointer)
+    size: int = 0  # a struct's size and alignment, as the schema lays it out
+    alignment: int = 0
 
 
 def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
@@ -65,6 +67,7 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
         schema=schema,
         view=view,
         records=records,
+        struct_records=tuple(r for r in records if r.is_struct),
         records_before_variant=tuple(r for r in records if r.name not in holds_ops),
         records_after_variant=tuple(r for r in records if r.name in holds_ops),
         root=next(r for r in records if r.name == view.root.name),
@@ -152,7 +155,9 @@ def _record(schema: Schema, view: IrView, decl: Declaration) -> CppRecord:
     fields = tuple(
         _field(schema, view, decl, f) for f in decl.fields if not getattr(f, "deprecated", False)
     )
-    return CppRecord(decl.name, _flatc_type(decl), fields, isinstance(decl, Struct))
+    if isinstance(decl, Struct):
+        return CppRecord(decl.name, _flatc_type(decl), fields, True, decl.size, decl.alignment)
+    return CppRecord(decl.name, _flatc_type(decl), fields, False)
 
 
 def _field(schema: Schema, view: IrView, owner: Declaration, field) -> CppField:

@@ -265,6 +265,14 @@ const T* present(const T* node, const char* what) {
   return node;
 }
 
+// The loader reads flatc's structs in place: they must have the schema's layout.
+static_assert(sizeof(::mlxd::ir::Tid) == 4 && alignof(::mlxd::ir::Tid) == 4,
+              "flatc's Tid differs from the schema's layout");
+static_assert(sizeof(::mlxd::ir::Vid) == 4 && alignof(::mlxd::ir::Vid) == 4,
+              "flatc's Vid differs from the schema's layout");
+static_assert(sizeof(::mlxd::ir::SlotRef) == 8 && alignof(::mlxd::ir::SlotRef) == 4,
+              "flatc's SlotRef differs from the schema's layout");
+
 Tid load_Tid(const ::mlxd::ir::Tid& fb) {
   Tid out;
   out.idx = fb.idx();
