@@ -55,7 +55,9 @@ def main() -> int:
             continue
         proc = subprocess.run(
             [sys.executable, "-c", CHILD, str(path), str(args.size), str(args.repeat)],
-            env=env, capture_output=True, text=True,
+            env=env,
+            capture_output=True,
+            text=True,
         )
         if proc.returncode != 0:
             rows.append({"plugin": plugin, "error": proc.stderr.strip().splitlines()[-1]})
@@ -63,20 +65,28 @@ def main() -> int:
         rows.append({"plugin": plugin, **json.loads(proc.stdout.strip().splitlines()[-1])})
 
     n = args.size
-    print(f"{n}x{n} float32 matmul, best of 3 trials of {args.repeat} repetitions after a "
-          f"warm-up, {os.cpu_count()} CPU(s)")
-    print(f"{'plugin':<26} {'backend':<14} {'score':>5} {'BLAS':<10} {'ms/matmul':>10} "
-          f"{'GFLOP/s':>9} {'rel. err':>9}")
+    print(
+        f"{n}x{n} float32 matmul, best of 3 trials of {args.repeat} repetitions after a "
+        f"warm-up, {os.cpu_count()} CPU(s)"
+    )
+    print(
+        f"{'plugin':<26} {'backend':<14} {'score':>5} {'BLAS':<10} {'ms/matmul':>10} "
+        f"{'GFLOP/s':>9} {'rel. err':>9}"
+    )
     for r in rows:
         if "error" in r:
             print(f"{r['plugin']:<26} error: {r['error']}")
             continue
-        print(f"{r['plugin']:<26} {r['name']:<14} {r['score']:>5} {r['blas']:<10} "
-              f"{r['seconds'] * 1e3:>10.2f} {r['gflops']:>9.1f} {r['rel_err']:>9.1e}")
+        print(
+            f"{r['plugin']:<26} {r['name']:<14} {r['score']:>5} {r['blas']:<10} "
+            f"{r['seconds'] * 1e3:>10.2f} {r['gflops']:>9.1f} {r['rel_err']:>9.1e}"
+        )
     ok = [r for r in rows if "error" not in r]
     if len(ok) == 2:
-        print(f"speed-up of {ok[1]['name']} over {ok[0]['name']}: "
-              f"{ok[1]['gflops'] / ok[0]['gflops']:.1f}x")
+        print(
+            f"speed-up of {ok[1]['name']} over {ok[0]['name']}: "
+            f"{ok[1]['gflops'] / ok[0]['gflops']:.1f}x"
+        )
     return 0 if len(ok) == len(rows) else 1
 
 

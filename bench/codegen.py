@@ -40,20 +40,29 @@ def command_seconds(args: list[str], cwd: Path, env: dict, repeat: int) -> float
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "codegen", "generate", *args], cwd=cwd, env=env,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "codegen", "generate", *args],
+            cwd=cwd,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
 def add_one_op(schema: Path) -> None:
-    text = schema.read_text().replace("  IntBinaryNode,\n}", "  IntBinaryNode,\n  BenchExtraNode,\n}")
+    text = schema.read_text().replace(
+        "  IntBinaryNode,\n}", "  IntBinaryNode,\n  BenchExtraNode,\n}"
+    )
     schema.write_text(text + NEW_OP)
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    line = lambda r: "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    line = lambda r: "  ".join(
+        c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))
+    )
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
@@ -70,8 +79,10 @@ def main() -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO), "MLXD_CODEGEN_CACHE": str(cache)}
         os.chdir(work)
         request = Request(schema=Path("schema/schema.fbs"), out=work / "generated", cache_dir=cache)
-        rows = [phase_row("cold (empty cache and output)", request),
-                phase_row("warm (cache filled, output up to date)", request)]
+        rows = [
+            phase_row("cold (empty cache and output)", request),
+            phase_row("warm (cache filled, output up to date)", request),
+        ]
         print("phases of one in-process run, milliseconds")
         print(table(["run"] + list(PHASES) + ["total"], rows))
 
@@ -79,8 +90,10 @@ def main() -> None:
             ("generate --skip-flatc, schema unchanged", ["--skip-flatc"], 0.5),
             ("generate --check, schema unchanged", ["--check"], 0.5),
         ]
-        results = [[label, f"{command_seconds(args, work, env, repeat):.2f}", f"{target:.1f}"]
-                   for label, args, target in commands]
+        results = [
+            [label, f"{command_seconds(args, work, env, repeat):.2f}", f"{target:.1f}"]
+            for label, args, target in commands
+        ]
         add_one_op(work / "schema" / "schema.fbs")
         added = command_seconds([], work, env, 1)  # flatc's outputs change too
         results.append(["generate after adding one op", f"{added:.2f}", "3.0"])

@@ -67,7 +67,11 @@ def _clang_format_identity() -> str:
 
 def _clang_format_apply(text: str, path: str, indent: int) -> str:
     result = subprocess.run(
-        [_clang_format_binary(), f"--style=file:{CLANG_FORMAT_CONFIG}", f"--assume-filename={path}"],
+        [
+            _clang_format_binary(),
+            f"--style=file:{CLANG_FORMAT_CONFIG}",
+            f"--assume-filename={path}",
+        ],
         input=text,
         capture_output=True,
         text=True,
@@ -83,6 +87,8 @@ FORMATTERS = {
     ".h": Formatter("clang-format", _clang_format_apply),
     ".cpp": Formatter("clang-format", _clang_format_apply),
 }
+
+
 @dataclass(frozen=True)
 class Chunk:
     text: str
@@ -105,8 +111,12 @@ def python_chunks(text: str) -> list[Chunk]:
         if _is_definition(node):
             cuts.update(_extent(node, lines))
             if isinstance(node, ast.ClassDef):
-                cuts.update(cut for child in node.body if _is_definition(child)
-                            for cut in _extent(child, lines))
+                cuts.update(
+                    cut
+                    for child in node.body
+                    if _is_definition(child)
+                    for cut in _extent(child, lines)
+                )
     bounds = sorted(cuts)
     chunks = ("".join(lines[a:b]) for a, b in zip(bounds, bounds[1:]))
     return [_dedented(c) for c in chunks if c.strip()]
@@ -165,12 +175,18 @@ class FormatCache:
         chunks = python_chunks(text)
         if len(chunks) == 1:
             return self._format_one(formatter, path, text)
-        return join_chunks([(c, self._format_one(formatter, path, c.text, c.indent)) for c in chunks])
+        return join_chunks(
+            [(c, self._format_one(formatter, path, c.text, c.indent)) for c in chunks]
+        )
 
     def _format_one(self, formatter: Formatter, path: str, text: str, indent: str = "") -> str:
-        return self._cached(formatter, text, indent, lambda: formatter.apply(text, path, len(indent)))
+        return self._cached(
+            formatter, text, indent, lambda: formatter.apply(text, path, len(indent))
+        )
 
-    def _cached(self, formatter: Formatter, text: str, variant: str, make: Callable[[], str]) -> str:
+    def _cached(
+        self, formatter: Formatter, text: str, variant: str, make: Callable[[], str]
+    ) -> str:
         key = self._key(formatter.name, text, variant)
         cached = self.cache_dir / key[:2] / key
         try:

@@ -125,7 +125,9 @@ def run(request: Request) -> Result:
     return Result(schema, files, report, drift, stale, timings)
 
 
-def render_all(schema: Schema, timings: Timings, cache_dir: Optional[Path] = None) -> dict[str, bytes]:
+def render_all(
+    schema: Schema, timings: Timings, cache_dir: Optional[Path] = None
+) -> dict[str, bytes]:
     cache_dir = cache_dir or default_cache_dir()
     env = make_environment(bytecode_dir=cache_dir / "jinja")
     with timings.phase("render"):

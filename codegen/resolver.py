@@ -538,7 +538,9 @@ class _Resolver:
     def integer_literal(self, literal: s.Literal, what: str) -> int:
         value = parse_integer(literal.text)
         if value is None:
-            raise SchemaError.at(literal.location, f"{what} must be an integer, not {_shown(literal)}")
+            raise SchemaError.at(
+                literal.location, f"{what} must be an integer, not {_shown(literal)}"
+            )
         return value
 
     # -- unions

@@ -37,7 +37,9 @@ def read_existing(path: Path) -> bytes | None:
         return None
 
 
-def write_files(out_dir: Path, files: Mapping[str, bytes], remove: Iterable[str] = ()) -> WriteReport:
+def write_files(
+    out_dir: Path, files: Mapping[str, bytes], remove: Iterable[str] = ()
+) -> WriteReport:
     changed = {p: data for p, data in files.items() if read_existing(out_dir / p) != data}
     staged: list[tuple[Path, Path]] = []
     try:

@@ -16,7 +16,9 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BUILD_DIR = REPO_ROOT / "build" / "runtime"
-HOST_LIB_NAME = "libmlx_delegate_host.dylib" if sys.platform == "darwin" else "libmlx_delegate_host.so"
+HOST_LIB_NAME = (
+    "libmlx_delegate_host.dylib" if sys.platform == "darwin" else "libmlx_delegate_host.so"
+)
 
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
@@ -46,7 +48,14 @@ def _declare(lib: ctypes.CDLL) -> None:
         "mlxd_load_all": (ctypes.c_int, [c_str_array, ctypes.c_int, c_str_array, ctypes.c_int]),
         "mlxd_load_all_filtered": (
             ctypes.c_int,
-            [c_str_array, ctypes.c_int, c_str_array, ctypes.c_int, FILTER_CALLBACK, ctypes.c_void_p],
+            [
+                c_str_array,
+                ctypes.c_int,
+                c_str_array,
+                ctypes.c_int,
+                FILTER_CALLBACK,
+                ctypes.c_void_p,
+            ],
         ),
         "mlxd_load": (ctypes.c_int, [c_str]),
         "mlxd_load_best": (ctypes.c_int, [c_str]),

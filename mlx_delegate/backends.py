@@ -308,9 +308,17 @@ class Program:
             shape = (ctypes.c_int64 * 16)()
             ptr = ctypes.c_void_p()
             size = ctypes.c_uint64()
-            _check(_lib().mlxd_program_output(self._handle, i, ctypes.byref(dtype),
-                                              ctypes.byref(ndim), shape, ctypes.byref(ptr),
-                                              ctypes.byref(size)))
+            _check(
+                _lib().mlxd_program_output(
+                    self._handle,
+                    i,
+                    ctypes.byref(dtype),
+                    ctypes.byref(ndim),
+                    shape,
+                    ctypes.byref(ptr),
+                    ctypes.byref(size),
+                )
+            )
             raw = ctypes.string_at(ptr, size.value) if size.value else b""
             info = _DTYPES_BY_CODE[dtype.value]
             if info.torch == "bfloat16":
@@ -318,7 +326,7 @@ class Program:
                 out = u16.view(np.float32)
             else:
                 out = np.frombuffer(raw, dtype=info.numpy).copy()
-            outputs.append(out.reshape(tuple(shape[:ndim.value])))
+            outputs.append(out.reshape(tuple(shape[: ndim.value])))
         return outputs
 
     def close(self) -> None:
@@ -344,8 +352,11 @@ def load_program(payload: bytes, constants: dict | None = None, device: str = "c
     payload = bytes(payload)
     names, blobs = [], []
     for key, value in (constants or {}).items():
-        raw = value if isinstance(value, (bytes, bytearray)) else \
-            np.ascontiguousarray(value).tobytes()
+        raw = (
+            value
+            if isinstance(value, (bytes, bytearray))
+            else np.ascontiguousarray(value).tobytes()
+        )
         names.append(key.encode())
         blobs.append(bytes(raw))
     n = len(names)
@@ -359,8 +370,15 @@ def load_program(payload: bytes, constants: dict | None = None, device: str = "c
         c_data[i] = ctypes.cast(buf, ctypes.c_void_p)
         c_sizes[i] = len(blob)
     pbuf = ctypes.create_string_buffer(payload, len(payload))
-    handle = _lib().mlxd_program_load(device.encode(), ctypes.cast(pbuf, ctypes.c_void_p),
-                                      len(payload), c_names, c_data, c_sizes, n)
+    handle = _lib().mlxd_program_load(
+        device.encode(),
+        ctypes.cast(pbuf, ctypes.c_void_p),
+        len(payload),
+        c_names,
+        c_data,
+        c_sizes,
+        n,
+    )
     if not handle:
         raise BackendError(_native.last_error())
     return Program(handle, [buffers])

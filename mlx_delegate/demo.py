@@ -27,8 +27,11 @@ def delegated_share(edge_program) -> tuple[int, int]:
             continue
         if "executorch_call_delegate" in str(node.target):
             lowered = getattr(graph, node.args[0].target)
-            inside += sum(1 for n in lowered.original_module.graph.nodes
-                          if n.op == "call_function" and n.target is not operator.getitem)
+            inside += sum(
+                1
+                for n in lowered.original_module.graph.nodes
+                if n.op == "call_function" and n.target is not operator.getitem
+            )
         else:
             outside += 1
     return inside, inside + outside
@@ -52,7 +55,9 @@ def plugin_description(device: str | None) -> str:
     spec = device or ("gpu:0" if backends.is_available("gpu") else "cpu")
     resolved = backends.device(spec)
     backend = resolved["backend"]
-    return f"{backend['name']} (score {backend['score']}) on {resolved['device']}: {backend['path']}"
+    return (
+        f"{backend['name']} (score {backend['score']}) on {resolved['device']}: {backend['path']}"
+    )
 
 
 def main(argv=None) -> int:
@@ -91,13 +96,17 @@ def main(argv=None) -> int:
 
     plugin = plugin_description(args.device)
     difference = (actual - expected).abs().max().item()
-    print(f"model:            2-layer decoder-only transformer, {sum(p.numel() for p in model.parameters()):,} parameters, tokens {tuple(tokens.shape)}")
+    print(
+        f"model:            2-layer decoder-only transformer, {sum(p.numel() for p in model.parameters()):,} parameters, tokens {tuple(tokens.shape)}"
+    )
     print(f"program:          {args.out} ({len(pte):,} bytes)")
     print(f"plugin:           {plugin}")
     print(f"max |mlx - eager|: {difference:.3g}")
     print(f"ops delegated:    {inside}/{total} ({100.0 * inside / total:.1f}%)")
-    print(f"median latency:   {latencies * 1e3:.2f} ms over {args.runs} runs "
-          f"(PyTorch eager on this CPU: {eager_latency * 1e3:.2f} ms)")
+    print(
+        f"median latency:   {latencies * 1e3:.2f} ms over {args.runs} runs "
+        f"(PyTorch eager on this CPU: {eager_latency * 1e3:.2f} ms)"
+    )
     return 0 if difference < 1e-3 else 1
 
 

@@ -56,8 +56,14 @@ def describe(payload: bytes, specs: dict) -> list[str]:
     lines = [f"  compile specs: {specs or '{}'}"]
     lines.append(
         "  slots: {} constants, {} inputs, {} outputs, {} mutable buffers, {} temps; {} values".format(
-            graph.NumConstantTensors(), graph.NumInputTensors(), graph.NumOutputTensors(),
-            graph.NumMutableBufferTensors(), graph.NumTempTensors(), graph.NumValues()))
+            graph.NumConstantTensors(),
+            graph.NumInputTensors(),
+            graph.NumOutputTensors(),
+            graph.NumMutableBufferTensors(),
+            graph.NumTempTensors(),
+            graph.NumValues(),
+        )
+    )
     lines.append("  inputs: " + _slot_refs(graph, "InputMap"))
     lines.append("  outputs: " + _slot_refs(graph, "OutputMap"))
     for c in range(graph.InstructionChainsLength()):
@@ -76,7 +82,10 @@ def describe(payload: bytes, specs: dict) -> list[str]:
 
 def _slot_refs(graph, name: str) -> str:
     refs = [getattr(graph, name)(i) for i in range(getattr(graph, name + "Length")())]
-    return ", ".join(("t" if r.Kind() == schema.SlotKind.Tensor else "v") + str(r.Idx()) for r in refs) or "-"
+    return (
+        ", ".join(("t" if r.Kind() == schema.SlotKind.Tensor else "v") + str(r.Idx()) for r in refs)
+        or "-"
+    )
 
 
 def _meta(graph, tid: int) -> str:
@@ -112,7 +121,11 @@ def _field_value(node, field) -> Any:
         if getattr(node, accessor + "IsNone")():
             return None
         element = field.type[1:-1]
-        return "[" + ", ".join(str(_format(getattr(node, accessor)(j), element)) for j in range(length)) + "]"
+        return (
+            "["
+            + ", ".join(str(_format(getattr(node, accessor)(j), element)) for j in range(length))
+            + "]"
+        )
     return _format(getattr(node, accessor)(), field.type)
 
 

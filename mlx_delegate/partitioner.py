@@ -24,7 +24,9 @@ from .preprocess import BACKEND_ID
 
 
 class MLXPartitioner(Partitioner):
-    def __init__(self, compile_specs: Optional[list[CompileSpec]] = None, *, device: Optional[str] = None):
+    def __init__(
+        self, compile_specs: Optional[list[CompileSpec]] = None, *, device: Optional[str] = None
+    ):
         specs = list(compile_specs or [])
         if device is not None:
             specs.append(CompileSpec("device", device.encode()))
@@ -34,7 +36,9 @@ class MLXPartitioner(Partitioner):
     def transform_for_pre_decomposition(self, exported_program: ExportedProgram) -> ExportedProgram:
         return rewrite_non_core_ops(exported_program)
 
-    def ops_to_not_decompose(self, ep: ExportedProgram) -> tuple[list, Optional[Callable[[Node], bool]]]:
+    def ops_to_not_decompose(
+        self, ep: ExportedProgram
+    ) -> tuple[list, Optional[Callable[[Node], bool]]]:
         """The ops we lower whole, less those with a node in `ep` that we cannot
         lower (those decompose, everywhere in `ep`).
 
@@ -51,8 +55,10 @@ class MLXPartitioner(Partitioner):
         kept = [op for op in keep if target_key(op) not in refused]
         debug("ops kept whole: %s", ", ".join(str(op) for op in kept))
         if refused:
-            debug("decomposed instead (a node of theirs cannot be lowered): %s",
-                  ", ".join(sorted(map(str, refused))))
+            debug(
+                "decomposed instead (a node of theirs cannot be lowered): %s",
+                ", ".join(sorted(map(str, refused))),
+            )
         return kept, None
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
@@ -88,8 +94,9 @@ def supported_nodes(program: ExportedProgram) -> set[str]:
             node = nodes[name]
             if isinstance(node.meta.get("val"), torch.Tensor):
                 continue
-            if any(user.name not in supported for user in node.users if user.op != "output") or \
-                    any(user.op == "output" for user in node.users):
+            if any(user.name not in supported for user in node.users if user.op != "output") or any(
+                user.op == "output" for user in node.users
+            ):
                 supported.discard(name)
                 changed = True
                 debug("node %s: not delegated (a runtime value used outside the delegate)", name)
@@ -109,6 +116,10 @@ def _unlowerable_targets(program: ExportedProgram, candidates: set) -> set:
     dry run of the builder does not lower (a dtype MLX lacks, an argument the
     handler refuses)."""
     support = ProgramBuilder(program, dry_run=True).build().support
-    return {target_key(n.target) for n in program.graph_module.graph.nodes
-            if n.op == "call_function" and target_key(n.target) in candidates
-            and support.get(n.name) is not None}
+    return {
+        target_key(n.target)
+        for n in program.graph_module.graph.nodes
+        if n.op == "call_function"
+        and target_key(n.target) in candidates
+        and support.get(n.name) is not None
+    }

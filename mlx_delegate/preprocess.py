@@ -20,15 +20,21 @@ CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
 # ExecuTorch finds a backend's BackendDetails by class name: it is the schema's backend id.
 class MLXDelegateBackend(BackendDetails):
     @staticmethod
-    def preprocess(edge_program: ExportedProgram, compile_specs: List[CompileSpec]) -> PreprocessResult:
+    def preprocess(
+        edge_program: ExportedProgram, compile_specs: List[CompileSpec]
+    ) -> PreprocessResult:
         built = ProgramBuilder(edge_program).build()
         payload = serialize(built.graph)
         store = NamedDataStore()
         for key, data in built.constants.items():
             store.add_named_data(key, data, alignment=CONSTANT_ALIGNMENT)
-        debug("payload: %d bytes, %d instructions, %d constants (%d bytes)", len(payload),
-              len(built.graph.instruction_chains[0].instructions), len(built.constants),
-              sum(len(d) for d in built.constants.values()))
+        debug(
+            "payload: %d bytes, %d instructions, %d constants (%d bytes)",
+            len(payload),
+            len(built.graph.instruction_chains[0].instructions),
+            len(built.constants),
+            sum(len(d) for d in built.constants.values()),
+        )
         return PreprocessResult(
             processed_bytes=payload,
             debug_handle_map={},

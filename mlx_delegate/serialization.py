@@ -48,8 +48,10 @@ def serialize(graph, data_segment: bytes = b"") -> bytes:
 def split(payload: bytes) -> Payload:
     """The same checks as the C++ reader (runtime_cpp's payload_header.h)."""
     if len(payload) < HEADER_SIZE:
-        raise PayloadError(f"truncated MLX0 header: the payload has {len(payload)} bytes, "
-                           f"the header {HEADER_SIZE}")
+        raise PayloadError(
+            f"truncated MLX0 header: the payload has {len(payload)} bytes, "
+            f"the header {HEADER_SIZE}"
+        )
     zero, magic, segment_offset, segment_size = HEADER.unpack_from(payload)
     if zero != 0:
         raise PayloadError("payload header does not start with 4 zero bytes")
@@ -57,12 +59,17 @@ def split(payload: bytes) -> Payload:
         raise PayloadError(f"bad payload magic {magic!r} (expected {MAGIC!r})")
     end = len(payload)
     if segment_offset or segment_size:
-        if segment_offset < HEADER_SIZE or segment_offset > len(payload) or \
-                segment_size > len(payload) - segment_offset:
+        if (
+            segment_offset < HEADER_SIZE
+            or segment_offset > len(payload)
+            or segment_size > len(payload) - segment_offset
+        ):
             raise PayloadError(
                 f"MLX0 header: data segment [{segment_offset}, +{segment_size}) lies outside "
                 f"the {len(payload)}-byte payload"
             )
         end = segment_offset
-    return Payload(bytes(payload[HEADER_SIZE:end]),
-                   bytes(payload[segment_offset:segment_offset + segment_size]))
+    return Payload(
+        bytes(payload[HEADER_SIZE:end]),
+        bytes(payload[segment_offset : segment_offset + segment_size]),
+    )

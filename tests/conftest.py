@@ -43,5 +43,9 @@ def _op_test_batches() -> dict[str, str]:
         units = plan(registered_pairs())
     except Exception:  # the workers report it when they collect test_ops.py
         return {}
-    return {f"{case.name}[{config.label}]": f"op-batch-{k}"
-            for k, unit in enumerate(units) if len(unit) > 1 for case, config in unit}
+    return {
+        f"{case.name}[{config.label}]": f"op-batch-{k}"
+        for k, unit in enumerate(units)
+        if len(unit) > 1
+        for case, config in unit
+    }

@@ -51,5 +51,7 @@ def ir_view(schema: Schema) -> Optional[IrView]:
         if not isinstance(table, Table):
             raise SchemaError.at(member.location, f"`{OP_UNION}` members must be tables")
         name = op_name(table.name)
-        ops.append(Op(member.value, table, name, upper_snake_case(name), f"exec_{snake_case(name)}"))
+        ops.append(
+            Op(member.value, table, name, upper_snake_case(name), f"exec_{snake_case(name)}")
+        )
     return IrView(schema, union, tuple(ops), schema.lookup(schema.root_type))

@@ -127,8 +127,12 @@ class ProgramBuilder:
                     continue
                 anchors[node] = match
                 inside |= internal
-                debug("pattern %s at %s covers %s", match.name, node.name,
-                      ", ".join(n.name for n in match.nodes))
+                debug(
+                    "pattern %s at %s covers %s",
+                    match.name,
+                    node.name,
+                    ", ".join(n.name for n in match.nodes),
+                )
                 break
         return anchors, inside
 
@@ -152,9 +156,9 @@ class ProgramBuilder:
             lower()
             return None
         except Unsupported as why:
-            del self.instructions[mark[0]:]
-            del self.tensor_slots[mark[1]:]
-            del self.value_slots[mark[2]:]
+            del self.instructions[mark[0] :]
+            del self.tensor_slots[mark[1] :]
+            del self.value_slots[mark[2] :]
             return str(why)
 
     def _placeholder_slot(self, value: Any) -> Any:
@@ -175,7 +179,9 @@ class ProgramBuilder:
             self._inputs.append(slot)
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
             tensor = _constant_value(self.program, spec)
-            mutable = spec.kind == InputKind.BUFFER and spec.target in _mutated_buffers(self.program)
+            mutable = spec.kind == InputKind.BUFFER and spec.target in _mutated_buffers(
+                self.program
+            )
             kind = SlotKind.MUTABLE_BUFFER if mutable else SlotKind.CONSTANT
             slot = self.new_tensor(kind, tensor.dtype, tuple(tensor.shape))
             if not self.dry_run:  # the partitioner's program holds fake tensors
@@ -258,8 +264,10 @@ class ProgramBuilder:
         if not self.dry_run:
             tensor = make()
             if tensor.dtype != dtype or tuple(tensor.shape) != tuple(shape):
-                raise Unsupported(f"computed constant is {tensor.dtype}{tuple(tensor.shape)}, "
-                                  f"declared {dtype}{tuple(shape)}")
+                raise Unsupported(
+                    f"computed constant is {tensor.dtype}{tuple(tensor.shape)}, "
+                    f"declared {dtype}{tuple(shape)}"
+                )
             slot.name = self._add_constant(tensor)
         return slot
 
@@ -307,8 +315,14 @@ class ProgramBuilder:
     def full(self, value: Any, dtype: torch.dtype, shape: Sequence = ()) -> TensorSlot:
         """A tensor filled with a Python scalar or a runtime value."""
         slot = self.temp(dtype, tuple(shape))
-        self.emit(ir.FullNode(out=slot.tid, shape=[self.int_or_vid(d) for d in shape],
-                              value=self.float_or_vid(value), dtype=ir_dtype(dtype)))
+        self.emit(
+            ir.FullNode(
+                out=slot.tid,
+                shape=[self.int_or_vid(d) for d in shape],
+                value=self.float_or_vid(value),
+                dtype=ir_dtype(dtype),
+            )
+        )
         return slot
 
     def cast(self, slot: TensorSlot, dtype: torch.dtype) -> TensorSlot:
@@ -345,23 +359,33 @@ class ProgramBuilder:
             num_mutable_buffer_tensors=counts[SlotKind.MUTABLE_BUFFER],
             num_temp_tensors=num_temps,
             num_values=len(self.value_slots),
-            instruction_chains=[ir.InstructionChain(
-                instructions=[ir.Instruction(op=n) for n in self.instructions])],
+            instruction_chains=[
+                ir.InstructionChain(instructions=[ir.Instruction(op=n) for n in self.instructions])
+            ],
             input_map=[_slot_ref(s) for s in self._inputs],
             output_map=[_slot_ref(s) for s in self._output_slots],
             mutable_buffer_map=[_slot_ref(s) for s in order if s.kind == SlotKind.MUTABLE_BUFFER],
-            named_slots=[ir.NamedSlot(name=s.name, slot=s.tid) for s in order
-                         if s.kind in (SlotKind.CONSTANT, SlotKind.MUTABLE_BUFFER)],
+            named_slots=[
+                ir.NamedSlot(name=s.name, slot=s.tid)
+                for s in order
+                if s.kind in (SlotKind.CONSTANT, SlotKind.MUTABLE_BUFFER)
+            ],
             tensor_meta=meta,
         )
-        debug("built %d instructions, tensor slots %s, %d temps after reuse, %d values",
-              len(self.instructions), {k.name: v for k, v in counts.items()}, num_temps,
-              len(self.value_slots))
+        debug(
+            "built %d instructions, tensor slots %s, %d temps after reuse, %d values",
+            len(self.instructions),
+            {k.name: v for k, v in counts.items()},
+            num_temps,
+            len(self.value_slots),
+        )
         return graph
 
     def _meta(self, slot: TensorSlot):
-        shape = [ir.IntOrVid(literal=int(d) if not isinstance(d, torch.SymInt) else -1)
-                 for d in slot.shape]
+        shape = [
+            ir.IntOrVid(literal=int(d) if not isinstance(d, torch.SymInt) else -1)
+            for d in slot.shape
+        ]
         return ir.TensorMeta(shape=shape, dtype=ir_dtype(slot.dtype))
 
     def _assign_temps(self, first: int) -> int:
@@ -382,8 +406,9 @@ class ProgramBuilder:
         releases: dict[int, list[int]] = {}
         physical: dict[int, int] = {}
         for index in range(len(self.instructions)):
-            for key in sorted((k for k, at in written_at.items() if at == index),
-                              key=creation_order.__getitem__):
+            for key in sorted(
+                (k for k, at in written_at.items() if at == index), key=creation_order.__getitem__
+            ):
                 if free:
                     physical[key] = free.pop()
                 else:
@@ -443,5 +468,8 @@ def _constant_value(program: ExportedProgram, spec) -> torch.Tensor:
 
 
 def _mutated_buffers(program: ExportedProgram) -> set[str]:
-    return {s.target for s in program.graph_signature.output_specs
-            if s.kind == OutputKind.BUFFER_MUTATION}
+    return {
+        s.target
+        for s in program.graph_signature.output_specs
+        if s.kind == OutputKind.BUFFER_MUTATION
+    }

@@ -102,7 +102,9 @@ class Transformer(nn.Module):
         return F.linear(self.norm(x), self.embedding.weight)
 
 
-def seeded_transformer(seed: int = 0, config: TransformerConfig = TransformerConfig()) -> Transformer:
+def seeded_transformer(
+    seed: int = 0, config: TransformerConfig = TransformerConfig()
+) -> Transformer:
     torch.manual_seed(seed)
     model = Transformer(config).eval()
     with torch.no_grad():

@@ -25,11 +25,20 @@ def arange(b: ProgramBuilder, node: Node) -> None:
     elif len(args) == 2:
         args = [args[0], args[1], 1]
     start, stop, step = args
-    b.emit(ir.ArangeNode(out=b.out(node).tid, start=b.float_or_vid(start), stop=b.float_or_vid(stop),
-                         step=b.float_or_vid(step), dtype=ir_dtype(_dtype(b, node))))
+    b.emit(
+        ir.ArangeNode(
+            out=b.out(node).tid,
+            start=b.float_or_vid(start),
+            stop=b.float_or_vid(stop),
+            step=b.float_or_vid(step),
+            dtype=ir_dtype(_dtype(b, node)),
+        )
+    )
 
 
-@REGISTRY.register([aten.full.default, aten.zeros.default, aten.ones.default, aten.scalar_tensor.default])
+@REGISTRY.register(
+    [aten.full.default, aten.zeros.default, aten.ones.default, aten.scalar_tensor.default]
+)
 def full(b: ProgramBuilder, node: Node) -> None:
     name = overload(node).overloadpacket.__name__
     if name == "scalar_tensor":
@@ -44,8 +53,16 @@ def full(b: ProgramBuilder, node: Node) -> None:
 @REGISTRY.register([aten.full_like.default, aten.zeros_like.default, aten.ones_like.default])
 def full_like(b: ProgramBuilder, node: Node) -> None:
     name = overload(node).overloadpacket.__name__
-    value = {"zeros_like": 0, "ones_like": 1}.get(name, node.args[1] if len(node.args) > 1 else None)
+    value = {"zeros_like": 0, "ones_like": 1}.get(
+        name, node.args[1] if len(node.args) > 1 else None
+    )
     if isinstance(value, Node):
         raise Unsupported("full_like with a runtime fill value")
-    b.emit(ir.FullLikeNode(x=b.tid(node.args[0]), out=b.out(node).tid, value=float(value),
-                           dtype=ir_dtype(_dtype(b, node))))
+    b.emit(
+        ir.FullLikeNode(
+            x=b.tid(node.args[0]),
+            out=b.out(node).tid,
+            value=float(value),
+            dtype=ir_dtype(_dtype(b, node)),
+        )
+    )

@@ -123,7 +123,11 @@ def rsub(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.SubtractNode(a=y.tid, b=x.tid, out=b.out(node).tid))
 
 
-DIV_MODES = {None: ir.DivRounding.None_, "trunc": ir.DivRounding.Trunc, "floor": ir.DivRounding.Floor}
+DIV_MODES = {
+    None: ir.DivRounding.None_,
+    "trunc": ir.DivRounding.Trunc,
+    "floor": ir.DivRounding.Floor,
+}
 
 
 @REGISTRY.register([aten.div.Tensor, aten.div.Scalar, aten.div.Tensor_mode, aten.div.Scalar_mode])
@@ -151,8 +155,11 @@ COMPARE = {
     "gt": ir.GreaterNode,
     "ge": ir.GreaterEqualNode,
 }
-COMPARE_TARGETS = {getattr(getattr(aten, name), overload): op
-                   for name, op in COMPARE.items() for overload in ("Tensor", "Scalar")}
+COMPARE_TARGETS = {
+    getattr(getattr(aten, name), overload): op
+    for name, op in COMPARE.items()
+    for overload in ("Tensor", "Scalar")
+}
 
 
 @REGISTRY.register(list(COMPARE_TARGETS))
@@ -186,7 +193,9 @@ def _bind_cast(b: ProgramBuilder, node: Node, result: TensorSlot) -> None:
     b.bind(node, b.cast(result, b.val(node).dtype))
 
 
-@REGISTRY.register([aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar])
+@REGISTRY.register(
+    [aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar]
+)
 def where(b: ProgramBuilder, node: Node) -> None:
     dtype = b.val(node).dtype
     condition = b.operand(node.args[0], torch.bool)

@@ -58,8 +58,16 @@ def _fit(b: ProgramBuilder, source: Node, like: Node, skip_axis: int | None):
         shape = list(slot.shape)
         shape[axis] = want
         sliced = b.temp(slot.dtype, tuple(shape))
-        b.emit(ir.SliceNode(x=slot.tid, out=sliced.tid, axis=axis, start=ir.IntOrVid(literal=0),
-                            stop=ir.IntOrVid(literal=int(want)), step=1))
+        b.emit(
+            ir.SliceNode(
+                x=slot.tid,
+                out=sliced.tid,
+                axis=axis,
+                start=ir.IntOrVid(literal=0),
+                stop=ir.IntOrVid(literal=int(want)),
+                step=1,
+            )
+        )
         slot = sliced
     return slot
 
@@ -70,7 +78,9 @@ def gather(b: ProgramBuilder, node: Node) -> None:
     if node.kwargs.get("sparse_grad"):
         raise Unsupported("sparse_grad")
     source = _fit(b, x, index, int(dim))
-    b.emit(ir.TakeAlongAxisNode(x=source.tid, indices=b.tid(index), out=b.out(node).tid, axis=int(dim)))
+    b.emit(
+        ir.TakeAlongAxisNode(x=source.tid, indices=b.tid(index), out=b.out(node).tid, axis=int(dim))
+    )
 
 
 @REGISTRY.register([aten.scatter_add.default])
@@ -93,18 +103,36 @@ def scatter_add(b: ProgramBuilder, node: Node) -> None:
         shape = list(outer.shape)
         shape[a] = want
         corner = b.temp(outer.dtype, tuple(shape))
-        b.emit(ir.SliceNode(x=outer.tid, out=corner.tid, axis=a, start=ir.IntOrVid(literal=0),
-                            stop=ir.IntOrVid(literal=int(want)), step=1))
+        b.emit(
+            ir.SliceNode(
+                x=outer.tid,
+                out=corner.tid,
+                axis=a,
+                start=ir.IntOrVid(literal=0),
+                stop=ir.IntOrVid(literal=int(want)),
+                step=1,
+            )
+        )
         corners.append(corner)
         sliced_axes.append(a)
     result = b.temp(dtype, corners[-1].shape) if sliced_axes else b.out(node)
-    b.emit(ir.ScatterAddNode(x=corners[-1].tid, indices=b.tid(index), updates=updates.tid,
-                             out=result.tid, axis=axis))
+    b.emit(
+        ir.ScatterAddNode(
+            x=corners[-1].tid, indices=b.tid(index), updates=updates.tid, out=result.tid, axis=axis
+        )
+    )
     for depth in range(len(sliced_axes) - 1, -1, -1):
         outer = corners[depth]
         merged = b.out(node) if depth == 0 else b.temp(dtype, outer.shape)
-        b.emit(ir.SliceUpdateNode(target=outer.tid, update=result.tid, out=merged.tid,
-                                  axis=sliced_axes[depth], start=ir.IntOrVid(literal=0)))
+        b.emit(
+            ir.SliceUpdateNode(
+                target=outer.tid,
+                update=result.tid,
+                out=merged.tid,
+                axis=sliced_axes[depth],
+                start=ir.IntOrVid(literal=0),
+            )
+        )
         result = merged
 
 
@@ -121,7 +149,9 @@ def index_put(b: ProgramBuilder, node: Node) -> None:
         if accumulate:
             raise Unsupported("index_put with accumulate=True")
         tensors = [i for i in indices if i is not None]
-        if len(tensors) != 1 or any(i is not None for i in indices[indices.index(tensors[0]) + 1 :]):
+        if len(tensors) != 1 or any(
+            i is not None for i in indices[indices.index(tensors[0]) + 1 :]
+        ):
             raise Unsupported("index_put supports one index tensor, after full slices only")
         index = tensors[0]
         axis = list(indices).index(index)
@@ -137,7 +167,12 @@ def index_put(b: ProgramBuilder, node: Node) -> None:
     update = b.operand(values, dtype)
     if tuple(update.shape) != tuple(shape):
         spread = b.temp(dtype, tuple(shape))
-        b.emit(ir.BroadcastToNode(x=update.tid, out=spread.tid, shape=[b.int_or_vid(d) for d in shape]))
+        b.emit(
+            ir.BroadcastToNode(x=update.tid, out=spread.tid, shape=[b.int_or_vid(d) for d in shape])
+        )
         update = spread
-    b.emit(ir.IndexPutNode(x=b.tid(x), indices=b.tid(index), values=update.tid,
-                           out=b.out(node).tid, axis=axis))
+    b.emit(
+        ir.IndexPutNode(
+            x=b.tid(x), indices=b.tid(index), values=update.tid, out=b.out(node).tid, axis=axis
+        )
+    )

@@ -34,16 +34,27 @@ def _require_float(b: ProgramBuilder, node: Node) -> None:
 def linear(b: ProgramBuilder, node: Node) -> None:
     _require_float(b, node)
     x, weight, bias = _float_operands(b, node, node.args[0], node.args[1], arg(node, 2, "bias"))
-    b.emit(ir.LinearNode(x=x.tid, weight=weight.tid, out=b.out(node).tid,
-                         bias=None if bias is None else bias.tid))
+    b.emit(
+        ir.LinearNode(
+            x=x.tid, weight=weight.tid, out=b.out(node).tid, bias=None if bias is None else bias.tid
+        )
+    )
 
 
 @REGISTRY.register([aten.addmm.default])
 def addmm(b: ProgramBuilder, node: Node) -> None:
     _require_float(b, node)
     bias, mat1, mat2 = _float_operands(b, node, *node.args[:3])
-    b.emit(ir.AddmmNode(bias=bias.tid, mat1=mat1.tid, mat2=mat2.tid, out=b.out(node).tid,
-                        alpha=float(node.kwargs.get("alpha", 1)), beta=float(node.kwargs.get("beta", 1))))
+    b.emit(
+        ir.AddmmNode(
+            bias=bias.tid,
+            mat1=mat1.tid,
+            mat2=mat2.tid,
+            out=b.out(node).tid,
+            alpha=float(node.kwargs.get("alpha", 1)),
+            beta=float(node.kwargs.get("beta", 1)),
+        )
+    )
 
 
 @REGISTRY.register([aten.mm.default, aten.bmm.default, aten.matmul.default], keep_whole=True)
@@ -78,8 +89,16 @@ def layer_norm(b: ProgramBuilder, node: Node) -> None:
     weight, bias = arg(node, 2, "weight"), arg(node, 3, "bias")
     eps = float(arg(node, 4, "eps", 1e-5))
     x, w, bb = _float_operands(b, node, node.args[0], weight, bias)
-    b.emit(ir.LayerNormNode(x=x.tid, out=b.out(node).tid, weight=w and w.tid, bias=bb and bb.tid,
-                            eps=eps, num_axes=len(normalized_shape)))
+    b.emit(
+        ir.LayerNormNode(
+            x=x.tid,
+            out=b.out(node).tid,
+            weight=w and w.tid,
+            bias=bb and bb.tid,
+            eps=eps,
+            num_axes=len(normalized_shape),
+        )
+    )
 
 
 @REGISTRY.register([aten.native_layer_norm.default])
@@ -88,9 +107,18 @@ def native_layer_norm(b: ProgramBuilder, node: Node) -> None:
     out_val, mean_val, rstd_val = b.val(node)
     x, w, bb = (None if a is None else b.operand(a, out_val.dtype) for a in (x_node, weight, bias))
     outs = [b.temp(v.dtype, tuple(v.shape)) for v in (out_val, mean_val, rstd_val)]
-    b.emit(ir.LayerNormNode(x=x.tid, out=outs[0].tid, weight=w and w.tid, bias=bb and bb.tid,
-                            eps=float(eps), num_axes=len(normalized_shape),
-                            mean_out=outs[1].tid, rstd_out=outs[2].tid))
+    b.emit(
+        ir.LayerNormNode(
+            x=x.tid,
+            out=outs[0].tid,
+            weight=w and w.tid,
+            bias=bb and bb.tid,
+            eps=float(eps),
+            num_axes=len(normalized_shape),
+            mean_out=outs[1].tid,
+            rstd_out=outs[2].tid,
+        )
+    )
     b.bind(node, outs)
 
 
@@ -131,11 +159,29 @@ class ConvArgs:
 
 def conv_args(node: Node) -> ConvArgs:
     if target_key(node.target) == "aten::convolution":
-        x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args[:9]
-        return ConvArgs(x, weight, bias, stride, padding, dilation, int(groups), bool(transposed),
-                        output_padding)
-    return ConvArgs(node.args[0], node.args[1], arg(node, 2, "bias"), arg(node, 3, "stride", 1),
-                    arg(node, 4, "padding", 0), arg(node, 5, "dilation", 1), int(arg(node, 6, "groups", 1)))
+        x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args[
+            :9
+        ]
+        return ConvArgs(
+            x,
+            weight,
+            bias,
+            stride,
+            padding,
+            dilation,
+            int(groups),
+            bool(transposed),
+            output_padding,
+        )
+    return ConvArgs(
+        node.args[0],
+        node.args[1],
+        arg(node, 2, "bias"),
+        arg(node, 3, "stride", 1),
+        arg(node, 4, "padding", 0),
+        arg(node, 5, "dilation", 1),
+        int(arg(node, 6, "groups", 1)),
+    )
 
 
 @REGISTRY.register([aten.conv1d.default, aten.conv2d.default], keep_whole=True)
@@ -159,15 +205,28 @@ def emit_conv(b: ProgramBuilder, node: Node, c: ConvArgs, weight=None, bias=None
         raise Unsupported("unbatched convolution input")
     if isinstance(c.padding, str):
         raise Unsupported(f"padding='{c.padding}'")
-    per_axis = lambda v: [int(i) for i in (v if isinstance(v, (list, tuple)) else [v] * spatial)]  # noqa: E731
-    x, w, bb = _float_operands(b, node, c.x, c.weight if weight is None else None,
-                               c.bias if bias is None else None)
+    per_axis = lambda v: [
+        int(i) for i in (v if isinstance(v, (list, tuple)) else [v] * spatial)
+    ]  # noqa: E731
+    x, w, bb = _float_operands(
+        b, node, c.x, c.weight if weight is None else None, c.bias if bias is None else None
+    )
     w = w if weight is None else weight
     bb = bb if bias is None else bias
-    b.emit(ir.ConvNode(x=x.tid, weight=w.tid, out=b.out(node).tid, bias=bb and bb.tid,
-                       stride=per_axis(c.stride), padding=per_axis(c.padding),
-                       dilation=per_axis(c.dilation), groups=c.groups, transposed=c.transposed,
-                       output_padding=per_axis(c.output_padding) if c.transposed else None))
+    b.emit(
+        ir.ConvNode(
+            x=x.tid,
+            weight=w.tid,
+            out=b.out(node).tid,
+            bias=bb and bb.tid,
+            stride=per_axis(c.stride),
+            padding=per_axis(c.padding),
+            dilation=per_axis(c.dilation),
+            groups=c.groups,
+            transposed=c.transposed,
+            output_padding=per_axis(c.output_padding) if c.transposed else None,
+        )
+    )
 
 
 # ---- normalization over batch statistics and groups ----------------------------
@@ -193,7 +252,9 @@ def _binary(b: ProgramBuilder, kind, lhs, rhs):
     """kind(lhs, rhs) into a new temp of their broadcast shape."""
     rank = max(len(lhs.shape), len(rhs.shape))
     pad = lambda s: (1,) * (rank - len(s)) + tuple(s)  # noqa: E731
-    shape = tuple(r if isinstance(l, int) and l == 1 else l for l, r in zip(pad(lhs.shape), pad(rhs.shape)))
+    shape = tuple(
+        r if isinstance(l, int) and l == 1 else l for l, r in zip(pad(lhs.shape), pad(rhs.shape))
+    )
     out = b.temp(lhs.dtype, shape)
     b.emit(kind(a=lhs.tid, b=rhs.tid, out=out.tid))
     return out
@@ -202,7 +263,9 @@ def _binary(b: ProgramBuilder, kind, lhs, rhs):
 def _is_constant(b: ProgramBuilder, node: Optional[Node]) -> bool:
     """None, or a constant input: a parameter, buffer or lifted tensor (the same
     answer in the partitioner's dry run and at compile time)."""
-    return node is None or (isinstance(node, Node) and b.tensor_slot(node).kind == SlotKind.CONSTANT)
+    return node is None or (
+        isinstance(node, Node) and b.tensor_slot(node).kind == SlotKind.CONSTANT
+    )
 
 
 def _only_output_used(node: Node, what: str, *indices: int) -> None:
@@ -214,6 +277,7 @@ def _only_output_used(node: Node, what: str, *indices: int) -> None:
 def batch_norm_scale_shift(b: ProgramBuilder, weight, bias, mean, var, eps: float):
     """Inference batch norm as y = x * scale + shift, computed (float64) from its
     constants: scale = weight / sqrt(var + eps), shift = bias - mean * scale."""
+
     def value(n, default=None):
         return default if n is None else b.constant(n).double()
 
@@ -233,8 +297,13 @@ def batch_norm(b: ProgramBuilder, node: Node) -> None:
     dtype, shape = b.val(x_node).dtype, _channel_shape(b, x_node)
     x = b.tensor_slot(x_node)
     if all(_is_constant(b, n) for n in (weight, bias, mean, var)):
+
         def make(i):
-            return lambda: batch_norm_scale_shift(b, weight, bias, mean, var, eps)[i].reshape(shape).to(dtype)
+            return (
+                lambda: batch_norm_scale_shift(b, weight, bias, mean, var, eps)[i]
+                .reshape(shape)
+                .to(dtype)
+            )
 
         scale, shift = (b.computed_constant(make(i), dtype, shape) for i in (0, 1))
         out = _binary(b, ir.AddNode, _binary(b, ir.MultiplyNode, x, scale), shift)
@@ -244,8 +313,12 @@ def batch_norm(b: ProgramBuilder, node: Node) -> None:
         scale = b.temp(dtype, shape)
         b.emit(ir.RsqrtNode(x=var_eps.tid, out=scale.tid))
         if weight is not None:
-            scale = _binary(b, ir.MultiplyNode, scale, _per_channel(b, b.tensor_slot(weight), shape, dtype))
-        centered = _binary(b, ir.SubtractNode, x, _per_channel(b, b.tensor_slot(mean), shape, dtype))
+            scale = _binary(
+                b, ir.MultiplyNode, scale, _per_channel(b, b.tensor_slot(weight), shape, dtype)
+            )
+        centered = _binary(
+            b, ir.SubtractNode, x, _per_channel(b, b.tensor_slot(mean), shape, dtype)
+        )
         out = _affine(b, _binary(b, ir.MultiplyNode, centered, scale), None, bias, shape)
     b.bind(node, [out])
 
@@ -282,7 +355,11 @@ def batch_norm_batch_stats(b: ProgramBuilder, node: Node) -> None:
         b.emit(ir.MeanNode(x=xf.tid, out=mean.tid, axes=axes, keepdims=True))
         b.emit(ir.VarNode(x=xf.tid, out=var.tid, axes=axes, keepdims=True, ddof=0))
         rstd = b.temp(torch.float32, stats_shape)
-        b.emit(ir.RsqrtNode(x=_binary(b, ir.AddNode, var, b.full(eps, torch.float32)).tid, out=rstd.tid))
+        b.emit(
+            ir.RsqrtNode(
+                x=_binary(b, ir.AddNode, var, b.full(eps, torch.float32)).tid, out=rstd.tid
+            )
+        )
         scaled = _binary(b, ir.MultiplyNode, _binary(b, ir.SubtractNode, xf, mean), rstd)
         b.emit(ir.AsTypeNode(x=scaled.tid, out=normed.tid, dtype=ir_dtype(dtype)))
     b.bind(node, [_affine(b, normed, weight, bias, shape)])
@@ -301,14 +378,26 @@ def group_norm(b: ProgramBuilder, node: Node) -> None:
     literal = lambda dims: [ir.IntOrVid(literal=int(d)) for d in dims]  # noqa: E731
     grouped_shape = (val.shape[0], groups, channels // groups * int(hxw))
     grouped = b.temp(dtype, grouped_shape)
-    b.emit(ir.ReshapeNode(x=b.tid(x_node), out=grouped.tid, shape=literal((-1,) + grouped_shape[1:])))
+    b.emit(
+        ir.ReshapeNode(x=b.tid(x_node), out=grouped.tid, shape=literal((-1,) + grouped_shape[1:]))
+    )
     used = {u.args[1] for u in node.users if u.target is operator.getitem}
     stats = [b.temp(dtype, (val.shape[0], groups, 1)) if i in used else None for i in (1, 2)]
     normed = b.temp(dtype, grouped_shape)
-    b.emit(ir.LayerNormNode(x=grouped.tid, out=normed.tid, eps=float(eps), num_axes=1,
-                            mean_out=stats[0] and stats[0].tid, rstd_out=stats[1] and stats[1].tid))
+    b.emit(
+        ir.LayerNormNode(
+            x=grouped.tid,
+            out=normed.tid,
+            eps=float(eps),
+            num_axes=1,
+            mean_out=stats[0] and stats[0].tid,
+            rstd_out=stats[1] and stats[1].tid,
+        )
+    )
     unflat = b.temp(dtype, tuple(val.shape))
-    b.emit(ir.ReshapeNode(x=normed.tid, out=unflat.tid, shape=literal((-1,) + tuple(val.shape[1:]))))
+    b.emit(
+        ir.ReshapeNode(x=normed.tid, out=unflat.tid, shape=literal((-1,) + tuple(val.shape[1:])))
+    )
     outs = [_affine(b, unflat, weight, bias, _channel_shape(b, x_node))]
     for stat in stats:
         if stat is not None:
@@ -348,8 +437,13 @@ def fold_conv_batch_norm(b: ProgramBuilder, conv_node: Node, bn: Node, out: Node
         conv_bias = 0.0 if c.bias is None else b.constant(c.bias).double()
         return (conv_bias * scale + shift).to(dtype)
 
-    emit_conv(b, out, c, weight=b.computed_constant(folded_weight, dtype, w_shape),
-              bias=b.computed_constant(folded_bias, dtype, (channels,)))
+    emit_conv(
+        b,
+        out,
+        c,
+        weight=b.computed_constant(folded_weight, dtype, w_shape),
+        bias=b.computed_constant(folded_bias, dtype, (channels,)),
+    )
 
 
 @REGISTRY.register([aten.scaled_dot_product_attention.default], keep_whole=True)
@@ -386,9 +480,17 @@ def sdpa(b: ProgramBuilder, node: Node) -> None:
         if mask_slot is not None and len(mask_slot.shape) == 3:
             mask_slot = _heads_axis(b, mask_slot)
     out = b.out(node) if rank == 4 else b.temp(qq.dtype, (*qq.shape[:3], vv.shape[-1]))
-    b.emit(ir.ScaledDotProductAttentionNode(q=qq.tid, k=kk.tid, v=vv.tid, out=out.tid,
-                                            mask=mask_slot and mask_slot.tid, scale=float(scale),
-                                            causal=causal))
+    b.emit(
+        ir.ScaledDotProductAttentionNode(
+            q=qq.tid,
+            k=kk.tid,
+            v=vv.tid,
+            out=out.tid,
+            mask=mask_slot and mask_slot.tid,
+            scale=float(scale),
+            causal=causal,
+        )
+    )
     if rank == 3:
         b.emit(ir.SqueezeNode(x=out.tid, out=b.out(node).tid, axes=[1]))
 

@@ -128,5 +128,6 @@ def conv_batch_norm(node: Node) -> Optional[PatternMatch]:
     conv = bn.args[0]
     if not _is(conv, *CONVOLUTIONS) or not conv.meta["val"].dtype.is_floating_point:
         return None
-    return PatternMatch("conv_batch_norm", (conv, bn, node),
-                        lambda b: fold_conv_batch_norm(b, conv, bn, node))
+    return PatternMatch(
+        "conv_batch_norm", (conv, bn, node), lambda b: fold_conv_batch_norm(b, conv, bn, node)
+    )

@@ -14,7 +14,9 @@ from torch.fx import Node
 from ..builder import REGISTRY, Unsupported
 from ..builder.program_builder import ProgramBuilder
 from ..ir import schema as ir
-from ..passes import adaptive_max_pool as _defines_the_op  # noqa: F401  (mlx_delegate::adaptive_max_pool)
+from ..passes import (
+    adaptive_max_pool as _defines_the_op,
+)  # noqa: F401  (mlx_delegate::adaptive_max_pool)
 from .common import arg, overload
 
 aten = torch.ops.aten
@@ -62,12 +64,19 @@ def max_pool(b: ProgramBuilder, node: Node) -> None:
     values, indices = b.val(node)
     out = b.temp(values.dtype, tuple(values.shape))
     index = b.temp(torch.int64, tuple(indices.shape)) if 1 in _used_outputs(node) else None
-    b.emit(ir.PoolNode(
-        x=b.tid(x), out=out.tid, indices_out=index and index.tid, kind=ir.PoolKind.Max, kernel=kernel,
-        stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
-        padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
-        dilation=_per_axis(arg(node, 4, "dilation"), nd, [1] * nd),
-        ceil_mode=bool(arg(node, 5, "ceil_mode", False))))
+    b.emit(
+        ir.PoolNode(
+            x=b.tid(x),
+            out=out.tid,
+            indices_out=index and index.tid,
+            kind=ir.PoolKind.Max,
+            kernel=kernel,
+            stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
+            padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
+            dilation=_per_axis(arg(node, 4, "dilation"), nd, [1] * nd),
+            ceil_mode=bool(arg(node, 5, "ceil_mode", False)),
+        )
+    )
     b.bind(node, [out, index])
 
 
@@ -81,13 +90,19 @@ def avg_pool(b: ProgramBuilder, node: Node) -> None:
     _require_float(b, x, "average pooling")
     kernel = _per_axis(node.args[1], nd, [])
     divisor = arg(node, 6, "divisor_override")
-    b.emit(ir.PoolNode(
-        x=b.tid(x), out=b.out(node).tid, kind=ir.PoolKind.Avg, kernel=kernel,
-        stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
-        padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
-        ceil_mode=bool(arg(node, 4, "ceil_mode", False)),
-        count_include_pad=bool(arg(node, 5, "count_include_pad", True)),
-        divisor_override=0 if divisor is None else int(divisor)))
+    b.emit(
+        ir.PoolNode(
+            x=b.tid(x),
+            out=b.out(node).tid,
+            kind=ir.PoolKind.Avg,
+            kernel=kernel,
+            stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
+            padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
+            ceil_mode=bool(arg(node, 4, "ceil_mode", False)),
+            count_include_pad=bool(arg(node, 5, "count_include_pad", True)),
+            divisor_override=0 if divisor is None else int(divisor),
+        )
+    )
 
 
 # ---- adaptive pooling ---------------------------------------------------------------
@@ -112,8 +127,11 @@ def adaptive_avg_pool(b: ProgramBuilder, node: Node) -> None:
     outs = [int(o) for o in node.args[1]]
     if all(s % o == 0 for s, o in zip(sizes, outs)):
         kernel = [s // o for s, o in zip(sizes, outs)]
-        b.emit(ir.PoolNode(x=b.tid(x), out=b.out(node).tid, kind=ir.PoolKind.Avg, kernel=kernel,
-                           stride=kernel))
+        b.emit(
+            ir.PoolNode(
+                x=b.tid(x), out=b.out(node).tid, kind=ir.PoolKind.Avg, kernel=kernel, stride=kernel
+            )
+        )
         return
     y = b.tensor_slot(x)
     axes = [(a, s, o) for a, (s, o) in enumerate(zip(sizes, outs)) if s != o]
@@ -124,6 +142,7 @@ def adaptive_avg_pool(b: ProgramBuilder, node: Node) -> None:
 
 def _average_axis(b: ProgramBuilder, y, from_end: int, size: int, out: int, final):
     """y with its axis `-from_end` (of `size`) averaged into `out` adaptive windows."""
+
     def matrix():
         m = torch.zeros(out, size, dtype=torch.float64)
         for o, (start, end) in enumerate(adaptive_windows(size, out)):
@@ -170,8 +189,10 @@ def adaptive_max_pool(b: ProgramBuilder, node: Node) -> None:
     sizes = _static_sizes(b, x, nd)
     windows = [adaptive_windows(s, o) for s, o in zip(sizes, outs)]
     kernels = [max(end - start for start, end in w) for w in windows]
-    positions = [[min(start + k, end - 1) for start, end in w for k in range(kernel)]
-                 for w, kernel in zip(windows, kernels)]
+    positions = [
+        [min(start + k, end - 1) for start, end in w for k in range(kernel)]
+        for w, kernel in zip(windows, kernels)
+    ]
     y = b.tensor_slot(x)
     lead = list(y.shape[: len(y.shape) - nd])
     for a, index in enumerate(positions):
@@ -184,8 +205,11 @@ def adaptive_max_pool(b: ProgramBuilder, node: Node) -> None:
     window = 1
     for k in kernels:
         window *= k
-    perm = list(range(len(lead))) + [len(lead) + 2 * a for a in range(nd)] + \
-        [len(lead) + 2 * a + 1 for a in range(nd)]
+    perm = (
+        list(range(len(lead)))
+        + [len(lead) + 2 * a for a in range(nd)]
+        + [len(lead) + 2 * a + 1 for a in range(nd)]
+    )
     y = _reshape(b, _transpose(b, y, perm), lead + outs + [window])
     values, indices = b.val(node)
     out = b.temp(values.dtype, tuple(values.shape))
@@ -198,6 +222,7 @@ def adaptive_max_pool(b: ProgramBuilder, node: Node) -> None:
 
 def _input_plane_index(b: ProgramBuilder, windows, positions, sizes, outs, window, shape):
     """Flat input-plane index of each window's (first) maximum: table[o * window + k]."""
+
     def table():
         coords = torch.zeros((), dtype=torch.int64)
         stride = 1
@@ -223,7 +248,9 @@ def _input_plane_index(b: ProgramBuilder, windows, positions, sizes, outs, windo
 
 def _int_constant(b: ProgramBuilder, values: list[int], dtype: torch.dtype, shape=None):
     shape = (len(values),) if shape is None else shape
-    return b.computed_constant(lambda: torch.tensor(values, dtype=dtype).reshape(shape), dtype, shape)
+    return b.computed_constant(
+        lambda: torch.tensor(values, dtype=dtype).reshape(shape), dtype, shape
+    )
 
 
 def _take(b: ProgramBuilder, x, indices, axis: int, shape):
@@ -276,8 +303,13 @@ def upsample(b: ProgramBuilder, node: Node) -> None:
     out_size = b.val(node).shape[-nd:]
     if any(isinstance(s, torch.SymInt) for s in out_size):
         raise Unsupported("dynamic output sizes")
-    b.emit(ir.UpsampleNode(
-        x=b.tid(x), out=b.out(node).tid, mode=mode,
-        align_corners=bool(arg(node, 2, "align_corners", False)) if linear else False,
-        out_size=[int(s) for s in out_size],
-        scales=[1.0 / float(s) for s in scale_factors] if scale_factors else None))
+    b.emit(
+        ir.UpsampleNode(
+            x=b.tid(x),
+            out=b.out(node).tid,
+            mode=mode,
+            align_corners=bool(arg(node, 2, "align_corners", False)) if linear else False,
+            out_size=[int(s) for s in out_size],
+            scales=[1.0 / float(s) for s in scale_factors] if scale_factors else None,
+        )
+    )

@@ -35,10 +35,23 @@ REDUCE = {
 }
 
 
-@REGISTRY.register([aten.sum.dim_IntList, aten.sum.default, aten.mean.dim, aten.mean.default,
-                    aten.amax.default, aten.amin.default, aten.prod.default, aten.prod.dim_int,
-                    aten.any.default, aten.any.dim, aten.any.dims, aten.max.default,
-                    aten.min.default])
+@REGISTRY.register(
+    [
+        aten.sum.dim_IntList,
+        aten.sum.default,
+        aten.mean.dim,
+        aten.mean.default,
+        aten.amax.default,
+        aten.amin.default,
+        aten.prod.default,
+        aten.prod.dim_int,
+        aten.any.default,
+        aten.any.dim,
+        aten.any.dims,
+        aten.max.default,
+        aten.min.default,
+    ]
+)
 def reduce(b: ProgramBuilder, node: Node) -> None:
     op = overload(node)
     name = op.overloadpacket.__name__
@@ -47,7 +60,9 @@ def reduce(b: ProgramBuilder, node: Node) -> None:
     keepdim = False if reduces_all else bool(arg(node, 2, "keepdim", False))
     out_dtype = b.val(node).dtype
     # Sums and products accumulate in the result dtype, as PyTorch does (int -> int64).
-    x = b.operand(node.args[0], out_dtype if name in ("sum", "prod", "mean") else b.val(node.args[0]).dtype)
+    x = b.operand(
+        node.args[0], out_dtype if name in ("sum", "prod", "mean") else b.val(node.args[0]).dtype
+    )
     if name in ("any", "all"):
         result = b.temp(torch.bool, tuple(b.val(node).shape))
         b.emit(REDUCE[name](x=x.tid, out=result.tid, axes=dims, keepdims=keepdim))
@@ -96,7 +111,9 @@ def arg_reduce(b: ProgramBuilder, node: Node) -> None:
     x = b.tensor_slot(node.args[0])
     indices = b.temp(torch.int32, tuple(b.val(node).shape))  # MLX returns uint32
     kind = ir.ArgMaxNode if overload(node).overloadpacket.__name__ == "argmax" else ir.ArgMinNode
-    b.emit(kind(x=x.tid, out=indices.tid, axis=None if axis is None else int(axis), keepdims=keepdim))
+    b.emit(
+        kind(x=x.tid, out=indices.tid, axis=None if axis is None else int(axis), keepdims=keepdim)
+    )
     b.emit(ir.AsTypeNode(x=indices.tid, out=b.out(node).tid, dtype=ir_dtype(b.val(node).dtype)))
 
 
@@ -131,8 +148,15 @@ def _sort(b: ProgramBuilder, node: Node, axis: int, descending: bool, outputs=(0
     values = b.temp(x.dtype, x.shape) if 0 in outputs else None
     order = b.temp(torch.int32, x.shape) if 1 in outputs else None
     tid = lambda slot: None if slot is None else slot.tid  # noqa: E731
-    b.emit(ir.SortNode(x=x.tid, values_out=tid(values), indices_out=tid(order), axis=axis,
-                       descending=descending))
+    b.emit(
+        ir.SortNode(
+            x=x.tid,
+            values_out=tid(values),
+            indices_out=tid(order),
+            axis=axis,
+            descending=descending,
+        )
+    )
     return values, order
 
 
@@ -167,15 +191,24 @@ def topk(b: ProgramBuilder, node: Node) -> None:
             results.append(None)
             continue
         kept = b.temp(full.dtype, tuple(b.val(node)[position].shape))
-        b.emit(ir.SliceNode(x=full.tid, out=kept.tid, axis=axis, start=ir.IntOrVid(literal=0),
-                            stop=b.int_or_vid(k), step=1))
+        b.emit(
+            ir.SliceNode(
+                x=full.tid,
+                out=kept.tid,
+                axis=axis,
+                start=ir.IntOrVid(literal=0),
+                stop=b.int_or_vid(k),
+                step=1,
+            )
+        )
         results.append(kept)
     values, indices = results
     b.bind(node, [values, None if indices is None else b.cast(indices, torch.int64)])
 
 
-@REGISTRY.register([aten._softmax.default, aten._log_softmax.default, aten.softmax.int,
-                    aten.log_softmax.int])
+@REGISTRY.register(
+    [aten._softmax.default, aten._log_softmax.default, aten.softmax.int, aten.log_softmax.int]
+)
 def softmax(b: ProgramBuilder, node: Node) -> None:
     dtype = b.val(node).dtype
     if not dtype.is_floating_point:

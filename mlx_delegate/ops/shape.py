@@ -26,19 +26,29 @@ def _shape_operand(b: ProgramBuilder, node: Node, sizes) -> list:
     return [b.int_or_vid(s) for s in sizes]
 
 
-@REGISTRY.register([aten.view.default, aten.view_copy.default, aten.reshape.default,
-                    aten._unsafe_view.default])
+@REGISTRY.register(
+    [aten.view.default, aten.view_copy.default, aten.reshape.default, aten._unsafe_view.default]
+)
 def reshape(b: ProgramBuilder, node: Node) -> None:
-    b.emit(ir.ReshapeNode(x=_x(b, node).tid, out=b.out(node).tid,
-                          shape=_shape_operand(b, node, node.args[1])))
+    b.emit(
+        ir.ReshapeNode(
+            x=_x(b, node).tid, out=b.out(node).tid, shape=_shape_operand(b, node, node.args[1])
+        )
+    )
 
 
 @REGISTRY.register([aten.permute.default, aten.permute_copy.default])
 def permute(b: ProgramBuilder, node: Node) -> None:
-    b.emit(ir.TransposeNode(x=_x(b, node).tid, out=b.out(node).tid, perm=[int(d) for d in node.args[1]]))
+    b.emit(
+        ir.TransposeNode(
+            x=_x(b, node).tid, out=b.out(node).tid, perm=[int(d) for d in node.args[1]]
+        )
+    )
 
 
-@REGISTRY.register([aten.transpose.int, aten.transpose_copy.int, aten.t.default, aten.t_copy.default])
+@REGISTRY.register(
+    [aten.transpose.int, aten.transpose_copy.int, aten.t.default, aten.t_copy.default]
+)
 def transpose(b: ProgramBuilder, node: Node) -> None:
     rank = b.val(node.args[0]).dim()
     perm = list(range(rank))
@@ -56,8 +66,16 @@ def unsqueeze(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.ExpandDimsNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[axis]))
 
 
-@REGISTRY.register([aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims,
-                    aten.squeeze_copy.default, aten.squeeze_copy.dim, aten.squeeze_copy.dims])
+@REGISTRY.register(
+    [
+        aten.squeeze.default,
+        aten.squeeze.dim,
+        aten.squeeze.dims,
+        aten.squeeze_copy.default,
+        aten.squeeze_copy.dim,
+        aten.squeeze_copy.dims,
+    ]
+)
 def squeeze(b: ProgramBuilder, node: Node) -> None:
     shape = b.val(node.args[0]).shape
     rank = len(shape)
@@ -65,9 +83,13 @@ def squeeze(b: ProgramBuilder, node: Node) -> None:
     if dims is None:
         candidates = range(rank)
     else:
-        candidates = [int(d) % max(rank, 1) for d in (dims if isinstance(dims, (list, tuple)) else [dims])]
+        candidates = [
+            int(d) % max(rank, 1) for d in (dims if isinstance(dims, (list, tuple)) else [dims])
+        ]
     # A dynamic size is never taken for 1: export specializes sizes of 1.
-    axes = sorted({d for d in candidates if rank and not isinstance(shape[d], torch.SymInt) and shape[d] == 1})
+    axes = sorted(
+        {d for d in candidates if rank and not isinstance(shape[d], torch.SymInt) and shape[d] == 1}
+    )
     x, out = _x(b, node).tid, b.out(node).tid
     b.emit(ir.SqueezeNode(x=x, out=out, axes=axes) if axes else ir.CopyNode(x=x, out=out))
 
@@ -84,8 +106,11 @@ def expand(b: ProgramBuilder, node: Node) -> None:
             if isinstance(size, torch.SymInt):
                 size = _sym_size(b, node.args[0], i - offset)
         resolved.append(size)
-    b.emit(ir.BroadcastToNode(x=_x(b, node).tid, out=b.out(node).tid,
-                              shape=_shape_operand(b, node, resolved)))
+    b.emit(
+        ir.BroadcastToNode(
+            x=_x(b, node).tid, out=b.out(node).tid, shape=_shape_operand(b, node, resolved)
+        )
+    )
 
 
 def _sym_size(b: ProgramBuilder, tensor: Node, dim: int):
@@ -103,17 +128,32 @@ def slice_(b: ProgramBuilder, node: Node) -> None:
     step = int(arg(node, 4, "step", 1))
     if step <= 0:
         raise Unsupported("slice step must be positive")
-    b.emit(ir.SliceNode(
-        x=_x(b, node).tid, out=b.out(node).tid, axis=dim,
-        start=None if start is None else b.int_or_vid(start),
-        stop=None if end is None or (not isinstance(end, Node) and end >= INT64_MAX) else b.int_or_vid(end),
-        step=step))
+    b.emit(
+        ir.SliceNode(
+            x=_x(b, node).tid,
+            out=b.out(node).tid,
+            axis=dim,
+            start=None if start is None else b.int_or_vid(start),
+            stop=(
+                None
+                if end is None or (not isinstance(end, Node) and end >= INT64_MAX)
+                else b.int_or_vid(end)
+            ),
+            step=step,
+        )
+    )
 
 
 @REGISTRY.register([aten.select.int, aten.select_copy.int])
 def select(b: ProgramBuilder, node: Node) -> None:
-    b.emit(ir.SelectNode(x=_x(b, node).tid, out=b.out(node).tid, axis=int(node.args[1]),
-                         index=b.int_or_vid(node.args[2])))
+    b.emit(
+        ir.SelectNode(
+            x=_x(b, node).tid,
+            out=b.out(node).tid,
+            axis=int(node.args[1]),
+            index=b.int_or_vid(node.args[2]),
+        )
+    )
 
 
 def _joined(b: ProgramBuilder, node: Node):
@@ -134,8 +174,14 @@ def stack(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.StackNode(inputs=inputs, out=b.out(node).tid, axis=axis))
 
 
-@REGISTRY.register([aten.split.Tensor, aten.split_copy.Tensor, aten.split_with_sizes.default,
-                    aten.split_with_sizes_copy.default])
+@REGISTRY.register(
+    [
+        aten.split.Tensor,
+        aten.split_copy.Tensor,
+        aten.split_with_sizes.default,
+        aten.split_with_sizes_copy.default,
+    ]
+)
 def split(b: ProgramBuilder, node: Node) -> None:
     pieces = b.val(node)
     dim = int(arg(node, 2, "dim", 0))
@@ -143,8 +189,11 @@ def split(b: ProgramBuilder, node: Node) -> None:
     if any(isinstance(s, torch.SymInt) for s in sizes):
         raise Unsupported("split along a dynamic dimension")
     outs = [b.temp(p.dtype, tuple(p.shape)) for p in pieces]
-    b.emit(ir.SplitNode(x=_x(b, node).tid, outs=[o.tid for o in outs], sizes=[int(s) for s in sizes],
-                        axis=dim))
+    b.emit(
+        ir.SplitNode(
+            x=_x(b, node).tid, outs=[o.tid for o in outs], sizes=[int(s) for s in sizes], axis=dim
+        )
+    )
     b.bind(node, outs)
 
 
@@ -173,12 +222,15 @@ def repeat_interleave(b: ProgramBuilder, node: Node) -> None:
     dim = arg(node, 2, "dim")
     counts = _constant_source(b, repeats)
     if counts is None:
-        raise Unsupported("repeat_interleave by counts computed at run time "
-                          "(data-dependent length)")
+        raise Unsupported(
+            "repeat_interleave by counts computed at run time " "(data-dependent length)"
+        )
     length = b.val(node).shape[0 if dim is None else int(dim)]
     if isinstance(length, torch.SymInt):
-        raise Unsupported("repeat_interleave by a tensor without output_size: export leaves the "
-                          "length unbounded, which ExecuTorch cannot plan")
+        raise Unsupported(
+            "repeat_interleave by a tensor without output_size: export leaves the "
+            "length unbounded, which ExecuTorch cannot plan"
+        )
     source = _x(b, node)
     if dim is None:  # the flattened x
         flat = b.temp(source.dtype, (b.val(x).numel(),))
@@ -198,8 +250,15 @@ def repeat_interleave(b: ProgramBuilder, node: Node) -> None:
 def _constant_source(b: ProgramBuilder, node: Node):
     """The constant placeholder (a parameter, buffer or lifted tensor that is
     never written) that `node` is a copy of, if any."""
-    copies = {"clone", "_clone_dim_order", "alias", "alias_copy", "detach", "detach_copy",
-              "lift_fresh_copy"}
+    copies = {
+        "clone",
+        "_clone_dim_order",
+        "alias",
+        "alias_copy",
+        "detach",
+        "detach_copy",
+        "lift_fresh_copy",
+    }
     while node.op == "call_function" and _packet_name(node) in copies:
         node = node.args[0]
     return node if node.op == "placeholder" and b.slot(node).kind == SlotKind.CONSTANT else None
@@ -232,8 +291,11 @@ def as_strided(b: ProgramBuilder, node: Node) -> None:
     flat = b.temp(b.val(x).dtype, (numel,))
     b.emit(ir.ReshapeNode(x=_x(b, node).tid, out=flat.tid, shape=[ir.IntOrVid(literal=-1)]))
     if torch.equal(indices.reshape(-1), torch.arange(indices.numel())):
-        b.emit(ir.ReshapeNode(x=flat.tid, out=b.out(node).tid,
-                              shape=[ir.IntOrVid(literal=int(v)) for v in size]))
+        b.emit(
+            ir.ReshapeNode(
+                x=flat.tid, out=b.out(node).tid, shape=[ir.IntOrVid(literal=int(v)) for v in size]
+            )
+        )
         return
     table = b.computed_constant(lambda: indices, torch.int64, tuple(size))
     b.emit(ir.TakeNode(x=flat.tid, indices=table.tid, out=b.out(node).tid, axis=0))
@@ -253,8 +315,14 @@ def roll(b: ProgramBuilder, node: Node) -> None:
     dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
     if any(isinstance(v, (Node, torch.SymInt)) for v in shifts):
         raise Unsupported("roll by a runtime shift")
-    b.emit(ir.RollNode(x=_x(b, node).tid, out=b.out(node).tid, shifts=[int(v) for v in shifts],
-                       axes=[int(d) for d in dims]))
+    b.emit(
+        ir.RollNode(
+            x=_x(b, node).tid,
+            out=b.out(node).tid,
+            shifts=[int(v) for v in shifts],
+            axes=[int(d) for d in dims],
+        )
+    )
 
 
 @REGISTRY.register([aten.slice_scatter.default])
@@ -274,8 +342,15 @@ def slice_scatter(b: ProgramBuilder, node: Node) -> None:
             raise Unsupported("slice_scatter from a negative start on a dynamic axis")
         start = max(int(start) + int(shape[axis]), 0)
     dtype = b.val(node).dtype
-    b.emit(ir.SliceUpdateNode(target=b.operand(x, dtype).tid, update=b.operand(src, dtype).tid,
-                              out=b.out(node).tid, axis=axis, start=b.int_or_vid(start)))
+    b.emit(
+        ir.SliceUpdateNode(
+            target=b.operand(x, dtype).tid,
+            update=b.operand(src, dtype).tid,
+            out=b.out(node).tid,
+            axis=axis,
+            start=b.int_or_vid(start),
+        )
+    )
 
 
 @REGISTRY.register([aten.constant_pad_nd.default])
@@ -305,8 +380,16 @@ def _crop(b: ProgramBuilder, x, shape, pairs):
         if not isinstance(shape[axis], torch.SymInt):
             cropped_shape[axis] = (stop if stop is not None else int(shape[axis])) - start
         cropped = b.temp(x.dtype, tuple(cropped_shape))
-        b.emit(ir.SliceNode(x=x.tid, out=cropped.tid, axis=axis, start=ir.IntOrVid(literal=start),
-                            stop=None if stop is None else ir.IntOrVid(literal=stop), step=1))
+        b.emit(
+            ir.SliceNode(
+                x=x.tid,
+                out=cropped.tid,
+                axis=axis,
+                start=ir.IntOrVid(literal=start),
+                stop=None if stop is None else ir.IntOrVid(literal=stop),
+                step=1,
+            )
+        )
         x = cropped
     return x
 
@@ -325,9 +408,17 @@ def _clone_dim_order():
     return torch.ops.dim_order_ops._clone_dim_order.default
 
 
-@REGISTRY.register([aten.clone.default, aten.alias.default, aten.alias_copy.default,
-                    aten.detach.default, aten.detach_copy.default, aten.contiguous.default,
-                    _clone_dim_order()])
+@REGISTRY.register(
+    [
+        aten.clone.default,
+        aten.alias.default,
+        aten.alias_copy.default,
+        aten.detach.default,
+        aten.detach_copy.default,
+        aten.contiguous.default,
+        _clone_dim_order(),
+    ]
+)
 def clone(b: ProgramBuilder, node: Node) -> None:
     dim_order = node.kwargs.get("dim_order")
     if dim_order and list(dim_order) != list(range(len(dim_order))):
@@ -344,8 +435,10 @@ def copy(b: ProgramBuilder, node: Node) -> None:
     if tuple(src.shape) == tuple(shape):
         b.emit(ir.CopyNode(x=src.tid, out=b.out(node).tid))
         return
-    sizes = [_sym_size(b, node.args[0], i) if isinstance(d, torch.SymInt) else d
-             for i, d in enumerate(shape)]
+    sizes = [
+        _sym_size(b, node.args[0], i) if isinstance(d, torch.SymInt) else d
+        for i, d in enumerate(shape)
+    ]
     b.emit(ir.BroadcastToNode(x=src.tid, out=b.out(node).tid, shape=_shape_operand(b, node, sizes)))
 
 

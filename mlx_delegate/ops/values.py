@@ -44,6 +44,12 @@ def int_binary(b: ProgramBuilder, node: Node) -> None:
     if not isinstance(node.meta.get("val"), (int, torch.SymInt)):
         raise Unsupported("arithmetic on non-integer runtime values")
     value = b.new_value()
-    b.emit(ir.IntBinaryNode(op=INT_OPS[node.target], a=b.int_or_vid(node.args[0]),
-                            b=b.int_or_vid(node.args[1]), out=value.vid))
+    b.emit(
+        ir.IntBinaryNode(
+            op=INT_OPS[node.target],
+            a=b.int_or_vid(node.args[0]),
+            b=b.int_or_vid(node.args[1]),
+            out=value.vid,
+        )
+    )
     b.bind(node, value)

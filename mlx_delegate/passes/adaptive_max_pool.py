@@ -41,7 +41,7 @@ _MAX_POOL = {
 
 def rewrite_adaptive_max_pool(graph: Graph, node: Node) -> Node:
     x, output_size = node.args[0], [int(o) for o in node.args[1]]
-    sizes = x.meta["val"].shape[-len(output_size):]
+    sizes = x.meta["val"].shape[-len(output_size) :]
     if all(isinstance(s, int) and s % o == 0 for s, o in zip(sizes, output_size)):
         kernel = [s // o for s, o in zip(sizes, output_size)]
         return _call(graph, _MAX_POOL[len(output_size)], x, kernel, kernel)

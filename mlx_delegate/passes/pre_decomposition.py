@@ -36,8 +36,9 @@ def _cumprod_fake(x: torch.Tensor, dim: int, dtype: Optional[torch.dtype] = None
 
 def _cumprod(graph: Graph, node: Node) -> Node:
     dim = node.args[1] if len(node.args) > 1 else node.kwargs["dim"]
-    return _call(graph, torch.ops.mlx_delegate.cumprod.default, node.args[0], dim,
-                 node.kwargs.get("dtype"))
+    return _call(
+        graph, torch.ops.mlx_delegate.cumprod.default, node.args[0], dim, node.kwargs.get("dtype")
+    )
 
 
 def _sort_stable(graph: Graph, node: Node) -> Node:
@@ -66,7 +67,9 @@ def _round_decimals(graph: Graph, node: Node) -> Node:
     x = node.args[0]
     decimals = int(node.kwargs.get("decimals", node.args[1] if len(node.args) > 1 else 0))
     scale = 10.0 ** abs(decimals)
-    into, back = (aten.mul.Tensor, aten.div.Tensor) if decimals >= 0 else (aten.div.Tensor, aten.mul.Tensor)
+    into, back = (
+        (aten.mul.Tensor, aten.div.Tensor) if decimals >= 0 else (aten.div.Tensor, aten.mul.Tensor)
+    )
     scaled = _call(graph, into, x, scale)
     rounded = _call(graph, aten.round.default, scaled)
     return _call(graph, back, rounded, scale)

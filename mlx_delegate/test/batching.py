@@ -84,7 +84,9 @@ def plan(pairs: Sequence[Pair], size: Optional[int] = None) -> list[list[Pair]]:
     return units
 
 
-def run_batch(pairs: Sequence[Pair], device: str = "cpu", execute: bool = True) -> list[Optional[Outcome]]:
+def run_batch(
+    pairs: Sequence[Pair], device: str = "cpu", execute: bool = True
+) -> list[Optional[Outcome]]:
     """One result per pair: a passing Outcome where the batch showed the
     configuration passes, None where it must run alone (`run_config`)."""
     results: list[Optional[Outcome]] = [None] * len(pairs)
@@ -99,8 +101,13 @@ def _run(pairs: list[Pair], indices: list[int], results: list, device: str, exec
     try:
         passed, again = _attempt(members, device, execute)
     except Exception as error:  # names no configuration: halve
-        debug("batch of %d (%s...): %s: %s; halving", len(members), _name(members[0]),
-              type(error).__name__, str(error).splitlines()[0] if str(error) else "")
+        debug(
+            "batch of %d (%s...): %s: %s; halving",
+            len(members),
+            _name(members[0]),
+            type(error).__name__,
+            str(error).splitlines()[0] if str(error) else "",
+        )
         half = len(indices) // 2
         _run(pairs, indices[:half], results, device, execute)
         _run(pairs, indices[half:], results, device, execute)
@@ -147,22 +154,33 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
     # (what is outside may have split the delegates around it).
     moved = set(recorder.moved)
     for node in graph.nodes:
-        if node.op == "call_function" and not _is_delegate(node) and node.target is not operator.getitem:
+        if (
+            node.op == "call_function"
+            and not _is_delegate(node)
+            and node.target is not operator.getitem
+        ):
             moved.add(_owner(node, len(prepared)))
     if moved:
-        debug("batch of %d: %s alone", len(members), ", ".join(_name(members[prepared[j][0]]) for j in moved))
+        debug(
+            "batch of %d: %s alone",
+            len(members),
+            ", ".join(_name(members[prepared[j][0]]) for j in moved),
+        )
         return [], [p[0] for j, p in enumerate(prepared) if j not in moved]
 
     # With nothing outside, each configuration's outputs must come from one delegate.
     output = next(n for n in graph.nodes if n.op == "output")
-    user = [value for value, spec in zip(output.args[0], program.graph_signature.output_specs)
-            if spec.kind == OutputKind.USER_OUTPUT]
+    user = [
+        value
+        for value, spec in zip(output.args[0], program.graph_signature.output_specs)
+        if spec.kind == OutputKind.USER_OUTPUT
+    ]
     counts = [len(p[3]) for p in prepared]
     if len(user) != sum(counts):
         raise _Unattributed(f"{len(user)} outputs, expected {sum(counts)}")
     alone, start = set(), 0
     for j, count in enumerate(counts):
-        if len(_delegates_behind(user[start:start + count])) != 1:
+        if len(_delegates_behind(user[start : start + count])) != 1:
             alone.add(j)
         start += count
 
@@ -178,11 +196,18 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
         start = 0
         for j, count in enumerate(counts):
             case = members[prepared[j][0]][0]
-            if j not in alone and compare(case, prepared[j][3], actual[start:start + count]) is not None:
+            if (
+                j not in alone
+                and compare(case, prepared[j][3], actual[start : start + count]) is not None
+            ):
                 alone.add(j)
             start += count
     if alone:
-        debug("batch of %d: %s alone", len(members), ", ".join(_name(members[prepared[j][0]]) for j in alone))
+        debug(
+            "batch of %d: %s alone",
+            len(members),
+            ", ".join(_name(members[prepared[j][0]]) for j in alone),
+        )
     return [p[0] for j, p in enumerate(prepared) if j not in alone], []
 
 
@@ -198,7 +223,7 @@ class _Batch(torch.nn.Module):
     def forward(self, *args):
         outputs, start = [], 0
         for model, arity in zip(self.configs, self.arities):
-            outputs += _flatten(model(*args[start:start + arity]))
+            outputs += _flatten(model(*args[start : start + arity]))
             start += arity
         return tuple(outputs)
 
@@ -223,8 +248,9 @@ def _recorder_class():
             ops, check = super().ops_to_not_decompose(ep)
             differ = set(ops) ^ _plain_kept(self)
             for node in ep.graph_module.graph.nodes:
-                if node.op == "call_function" and (node.target in differ or
-                                                   getattr(node.target, "overloadpacket", None) in differ):
+                if node.op == "call_function" and (
+                    node.target in differ or getattr(node.target, "overloadpacket", None) in differ
+                ):
                     self.moved.add(_owner(node, self.members))
             return ops, check
 

@@ -88,7 +88,9 @@ class Lambda(torch.nn.Module):
         return self.fn(*args, **self.constants)
 
 
-def run_config(case: OpTestCase, config: Config, device: str = "cpu", execute: bool = True) -> Outcome:
+def run_config(
+    case: OpTestCase, config: Config, device: str = "cpu", execute: bool = True
+) -> Outcome:
     """Exports, checks delegation, and (unless `execute` is false) runs and compares."""
     from executorch.exir import to_edge_transform_and_lower
 
@@ -131,8 +133,10 @@ def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Opti
     delegates = [n for n in calls if "executorch_call_delegate" in str(n.target)]
     fallback = [n for n in calls if n not in delegates and n.target is not operator.getitem]
     if len(delegates) != config.delegates:
-        return f"expected {config.delegates} delegate(s), got {len(delegates)}; outside: " + \
-            ", ".join(_target(n) for n in fallback)
+        return (
+            f"expected {config.delegates} delegate(s), got {len(delegates)}; outside: "
+            + ", ".join(_target(n) for n in fallback)
+        )
     unexpected = [n for n in fallback if not any(f in _target(n) for f in config.fallback)]
     if unexpected:
         return "not delegated: " + ", ".join(_target(n) for n in unexpected)

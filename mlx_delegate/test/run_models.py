@@ -62,8 +62,9 @@ class ModelResult:
         return "; ".join(self.problems)
 
 
-def run_model(case: ModelCase, dtype: torch.dtype, device: str = "cpu", runs: int = 0,
-              xnnpack: bool = False) -> ModelResult:
+def run_model(
+    case: ModelCase, dtype: torch.dtype, device: str = "cpu", runs: int = 0, xnnpack: bool = False
+) -> ModelResult:
     """Exports, lowers, checks the delegation, runs and compares one model in
     one dtype. With `runs`, also the median latency over that many executions
     (after one warm-up), ours and (with `xnnpack`) XNNPACK's. Exceptions are
@@ -178,9 +179,11 @@ def median_ms(run, runs: int) -> float:
 
 
 def max_error(expected: list, actual: list) -> Optional[float]:
-    errors = [(got.float() - want.float()).abs().max().item()
-              for want, got in zip(expected, actual)
-              if want.is_floating_point() and tuple(got.shape) == tuple(want.shape) and want.numel()]
+    errors = [
+        (got.float() - want.float()).abs().max().item()
+        for want, got in zip(expected, actual)
+        if want.is_floating_point() and tuple(got.shape) == tuple(want.shape) and want.numel()
+    ]
     return max(errors) if errors else None
 
 
@@ -197,8 +200,10 @@ def worst(expected: list, actual: list) -> str:
         return ""
     _, i, flat, want, got = best
     index = tuple(int(x) for x in torch.unravel_index(torch.tensor(flat), want.shape))
-    return (f" (largest at output {i} index {index}: {got.reshape(-1)[flat].item():.4g}, "
-            f"eager {want.reshape(-1)[flat].item():.4g})")
+    return (
+        f" (largest at output {i} index {index}: {got.reshape(-1)[flat].item():.4g}, "
+        f"eager {want.reshape(-1)[flat].item():.4g})"
+    )
 
 
 def summary(error: BaseException) -> str:
@@ -209,6 +214,7 @@ def summary(error: BaseException) -> str:
 
 # ---- the command --------------------------------------------------------------------
 
+
 def selection(names: list[str]) -> list[tuple[str, torch.dtype]]:
     models = all_models()
     work = []
@@ -216,7 +222,9 @@ def selection(names: list[str]) -> list[tuple[str, torch.dtype]]:
         base, _, dtype = name.partition("[")
         if base not in models:
             raise KeyError(name)
-        dtypes = [d for d in models[base].dtypes if not dtype or dtype_label(d) == dtype.rstrip("]")]
+        dtypes = [
+            d for d in models[base].dtypes if not dtype or dtype_label(d) == dtype.rstrip("]")
+        ]
         if not dtypes:
             raise KeyError(name)
         work += [(base, d) for d in dtypes]
@@ -234,8 +242,18 @@ def run_one(name: str, dtype: torch.dtype, runs: int, xnnpack: bool) -> ModelRes
 
 def table(results: list[ModelResult]) -> str:
     """One row per result; the ops left outside come last, unpadded."""
-    header = ("model", "params", "deleg.", "max err", "tol (rtol, atol)", "ours ms", "xnnpack ms",
-              "compile s", "status", "outside the delegate")
+    header = (
+        "model",
+        "params",
+        "deleg.",
+        "max err",
+        "tol (rtol, atol)",
+        "ours ms",
+        "xnnpack ms",
+        "compile s",
+        "status",
+        "outside the delegate",
+    )
     rows = [header]
     for r in results:
         xnn = _ms(r.xnnpack_ms)
@@ -243,21 +261,29 @@ def table(results: list[ModelResult]) -> str:
             xnn += f" ({r.xnnpack_delegates}d)"
         elif r.xnnpack_note:
             xnn = "error"
-        rows.append((
-            r.label, f"{r.params:,}" if r.params else "-",
-            "-" if r.delegates is None else str(r.delegates),
-            "-" if r.max_error is None else f"{r.max_error:.2e}",
-            f"{r.tolerance[0]:g}, {r.tolerance[1]:g}" if r.tolerance else "-",
-            _ms(r.latency_ms), xnn, "-" if r.compile_s is None else f"{r.compile_s:.1f}",
-            "PASS" if r.passed else "FAIL",
-            _ops(r.outside) or ("-" if r.delegates is None else "none"),
-        ))
+        rows.append(
+            (
+                r.label,
+                f"{r.params:,}" if r.params else "-",
+                "-" if r.delegates is None else str(r.delegates),
+                "-" if r.max_error is None else f"{r.max_error:.2e}",
+                f"{r.tolerance[0]:g}, {r.tolerance[1]:g}" if r.tolerance else "-",
+                _ms(r.latency_ms),
+                xnn,
+                "-" if r.compile_s is None else f"{r.compile_s:.1f}",
+                "PASS" if r.passed else "FAIL",
+                _ops(r.outside) or ("-" if r.delegates is None else "none"),
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     left = (0, 4, 8, 9)
     lines = []
     for i, row in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) if j in left else c.rjust(w)
-                               for j, (c, w) in enumerate(zip(row, widths))).rstrip())
+        lines.append(
+            "  ".join(
+                c.ljust(w) if j in left else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths))
+            ).rstrip()
+        )
         if i == 0:
             lines.append("  ".join("-" * w for w in widths[:-1]) + "  " + "-" * len(header[-1]))
     return "\n".join(lines)
@@ -269,12 +295,15 @@ def _ms(value: Optional[float]) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_models")
-    parser.add_argument("names", nargs="*", help="models to run, or one dtype: llama[bfloat16] (default: all)")
+    parser.add_argument(
+        "names", nargs="*", help="models to run, or one dtype: llama[bfloat16] (default: all)"
+    )
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="list the models and their dtypes")
     parser.add_argument("--runs", type=int, default=10, help="timed runs per latency (median)")
-    parser.add_argument("--no-xnnpack", dest="xnnpack", action="store_false",
-                        help="skip the XNNPACK comparison")
+    parser.add_argument(
+        "--no-xnnpack", dest="xnnpack", action="store_false", help="skip the XNNPACK comparison"
+    )
     args = parser.parse_args(argv)
     try:
         work = selection(args.names)
@@ -300,8 +329,11 @@ def main(argv=None) -> int:
         results = []
         for name, dtype in work:
             results.append(run_one(name, dtype, args.runs, args.xnnpack))
-            print(f"{'PASS' if results[-1].passed else 'FAIL'} {results[-1].label}", file=sys.stderr,
-                  flush=True)
+            print(
+                f"{'PASS' if results[-1].passed else 'FAIL'} {results[-1].label}",
+                file=sys.stderr,
+                flush=True,
+            )
     print(table(results))
     print()
     for r in results:
@@ -310,9 +342,14 @@ def main(argv=None) -> int:
         if r.xnnpack_note:
             print(f"note {r.label}: XNNPACK failed: {r.xnnpack_note}")
     failed = sum(not r.passed for r in results)
-    print(f"{n - failed} passed, {failed} failed"
-          + (f" (latencies: median of {args.runs} runs, CPU plugin; "
-             f"ran {args.jobs} at a time)" if args.runs else ""))
+    print(
+        f"{n - failed} passed, {failed} failed"
+        + (
+            f" (latencies: median of {args.runs} runs, CPU plugin; " f"ran {args.jobs} at a time)"
+            if args.runs
+            else ""
+        )
+    )
     return 1 if failed else 0
 
 

@@ -34,22 +34,31 @@ def run_unit(unit: list[tuple[str, str]], device: str, execute: bool = True) -> 
     if len(unit) == 1:
         return [run_one(*unit[0], device, execute)]
     cases = all_cases()
-    pairs = [(cases[name], next(c for c in cases[name].configs() if c.label == label))
-             for name, label in unit]
+    pairs = [
+        (cases[name], next(c for c in cases[name].configs() if c.label == label))
+        for name, label in unit
+    ]
     try:
         batched = run_batch(pairs, device, execute)
     except Exception:  # every configuration then runs alone
         batched = [None] * len(unit)
-    return [outcome or run_one(name, label, device, execute) for outcome, (name, label) in zip(batched, unit)]
+    return [
+        outcome or run_one(name, label, device, execute)
+        for outcome, (name, label) in zip(batched, unit)
+    ]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_ops")
     parser.add_argument("names", nargs="*", help="op tests to run (default: all)")
     parser.add_argument("-j", "--jobs", type=int, default=1)
-    parser.add_argument("--list", action="store_true", help="list the tests and their configurations")
+    parser.add_argument(
+        "--list", action="store_true", help="list the tests and their configurations"
+    )
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--export-only", action="store_true", help="export and check delegation only")
+    parser.add_argument(
+        "--export-only", action="store_true", help="export and check delegation only"
+    )
     args = parser.parse_args(argv)
     cases = all_cases()
     unknown = [n for n in args.names if n not in cases]
@@ -63,20 +72,27 @@ def main(argv=None) -> int:
             print(f"{case.name}: {', '.join(c.label for c in case.configs())}")
         print(f"{len(selected)} tests, {len(work)} configurations")
         return 0
-    units = [[(case.name, config.label) for case, config in unit]
-             for unit in plan([(case, config) for case in selected for config in case.configs()])]
+    units = [
+        [(case.name, config.label) for case, config in unit]
+        for unit in plan([(case, config) for case in selected for config in case.configs()])
+    ]
     units.sort(key=len, reverse=True)  # batches first: the workers finish together
     execute = not args.export_only
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(run_unit, units, [args.device] * len(units), [execute] * len(units)))
+            results = list(
+                pool.map(run_unit, units, [args.device] * len(units), [execute] * len(units))
+            )
     else:
         results = [run_unit(unit, args.device, execute) for unit in units]
     by_config = {(o.case, o.config): o for result in results for o in result}
     outcomes = [by_config[key] for key in work]
     for outcome in outcomes:
         status = "PASS" if outcome.passed else "FAIL"
-        print(f"{status} {outcome.case}[{outcome.config}]" + ("" if outcome.passed else f": {outcome.message}"))
+        print(
+            f"{status} {outcome.case}[{outcome.config}]"
+            + ("" if outcome.passed else f": {outcome.message}")
+        )
     failed = sum(not o.passed for o in outcomes)
     print(f"{len(outcomes) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -43,7 +43,9 @@ class FakeBackend final : public mlxd::BackendInterface {
       info_.device_properties.push_back(p);
     }
   }
-  int api_version() const override { return FAKE_MODE == 3 ? MLX_BACKEND_API_VERSION + 41 : MLX_BACKEND_API_VERSION; }
+  int api_version() const override {
+    return FAKE_MODE == 3 ? MLX_BACKEND_API_VERSION + 41 : MLX_BACKEND_API_VERSION;
+  }
   mlxd::BackendInfo info() const override { return info_; }
   bool is_available() const override { return true; }
   int device_count() const override { return info_.device_count; }

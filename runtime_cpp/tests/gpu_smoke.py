@@ -25,8 +25,9 @@ def main() -> int:
     payload_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
     out_dir.mkdir(parents=True, exist_ok=True)
     summary: dict = {"load_all": backends.load_all()}
-    summary["backends"] = [b.__dict__ | {"device_properties": list(b.device_properties)}
-                           for b in backends.list()]
+    summary["backends"] = [
+        b.__dict__ | {"device_properties": list(b.device_properties)} for b in backends.list()
+    ]
     summary["report"] = [c.__dict__ for c in backends.report()]
     summary["gpu_count"] = backends.device_count("gpu")
     rng = np.random.default_rng(0)
@@ -61,7 +62,8 @@ def main() -> int:
     (out_dir / "gpu_smoke.json").write_text(text)
     print(text)
     ok = all(v["max_rel_err"] < 5e-3 for v in summary["matmul"].values()) and all(
-        v["max_rel_err_vs_torch_cpu"] < 5e-3 for v in summary["program"].values())
+        v["max_rel_err_vs_torch_cpu"] < 5e-3 for v in summary["program"].values()
+    )
     print("GPU SMOKE", "OK" if ok else "FAILED")
     return 0 if ok else 1
 

@@ -19,16 +19,26 @@ b = rng.standard_normal(256).astype(np.float32)
 x = rng.standard_normal((64, 512)).astype(np.float32)
 T = lambda i: ir.Tid(idx=i)  # noqa: E731
 meta = lambda a: ir.TensorMeta(  # noqa: E731
-    shape=[ir.IntOrVid(literal=d) for d in a.shape], dtype=ir.DType.Float32)
+    shape=[ir.IntOrVid(literal=d) for d in a.shape], dtype=ir.DType.Float32
+)
 g = ir.MLXGraph(
-    num_constant_tensors=2, num_input_tensors=1, num_output_tensors=1, num_temp_tensors=1,
-    instruction_chains=[ir.InstructionChain(instructions=[
-        ir.Instruction(op=ir.LinearNode(x=T(2), weight=T(0), bias=T(1), out=T(4))),
-        ir.Instruction(op=ir.GeluNode(x=T(4), out=T(3)))])],
+    num_constant_tensors=2,
+    num_input_tensors=1,
+    num_output_tensors=1,
+    num_temp_tensors=1,
+    instruction_chains=[
+        ir.InstructionChain(
+            instructions=[
+                ir.Instruction(op=ir.LinearNode(x=T(2), weight=T(0), bias=T(1), out=T(4))),
+                ir.Instruction(op=ir.GeluNode(x=T(4), out=T(3))),
+            ]
+        )
+    ],
     input_map=[ir.SlotRef(kind=ir.SlotKind.Tensor, idx=2)],
     output_map=[ir.SlotRef(kind=ir.SlotKind.Tensor, idx=3)],
     named_slots=[ir.NamedSlot(name="w", slot=T(0)), ir.NamedSlot(name="b", slot=T(1))],
-    tensor_meta=[meta(W), meta(b), meta(x), ir.TensorMeta(), ir.TensorMeta()])
+    tensor_meta=[meta(W), meta(b), meta(x), ir.TensorMeta(), ir.TensorMeta()],
+)
 (out / "linear_gelu.mlxg").write_bytes(ir.encode(g))
 np.savez(out / "constants.npz", w=W, b=b)
 np.save(out / "x.npy", x)

@@ -35,9 +35,20 @@ def test_each_name_is_the_library_type_of_that_size():
 def _generate(schema_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
     (tmp_path / "schema.fbs").write_text(schema_text)
     return subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", "--schema", "schema.fbs", "--out", "out",
-         "--skip-flatc"],
-        cwd=tmp_path, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "generate",
+            "--schema",
+            "schema.fbs",
+            "--out",
+            "out",
+            "--skip-flatc",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
@@ -51,13 +62,14 @@ def test_a_dtype_without_a_fact_is_a_located_error(tmp_path: Path):
     result = _generate(broken, tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith(
-        f"schema.fbs:{row}:3: error: dtype 'Int16' needs the attribute `executorch`"), result.stderr
+        f"schema.fbs:{row}:3: error: dtype 'Int16' needs the attribute `executorch`"
+    ), result.stderr
     assert not (tmp_path / "out").exists()
 
 
 def test_a_dtype_size_must_be_a_power_of_two_bytes(tmp_path: Path):
     text = (REPO / "schema" / "schema.fbs").read_text()
-    broken = text.replace('Int16 (bytes: 2,', 'Int16 (bytes: 3,')
+    broken = text.replace("Int16 (bytes: 2,", "Int16 (bytes: 3,")
     result = _generate(broken, tmp_path)
     assert result.returncode == 2
     assert "error: dtype 'Int16': bytes must be 1, 2, 4 or 8" in result.stderr.splitlines()[0]

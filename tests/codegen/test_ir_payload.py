@@ -24,18 +24,34 @@ def test_the_header_layout_follows_the_struct():
 
 def test_the_cpp_constants_match():
     text = (REPO / "generated" / "cpp" / "mlx_payload.h").read_text()
-    for line in ('kBackendId = "MLXDelegateBackend"', "kMagic[4] = {'M', 'L', 'X', '0'}",
-                 "kHeaderSize = 24", "kAlignment = 16", "k_data_offset_offset = 8",
-                 "k_data_size_offset = 16"):
+    for line in (
+        'kBackendId = "MLXDelegateBackend"',
+        "kMagic[4] = {'M', 'L', 'X', '0'}",
+        "kHeaderSize = 24",
+        "kAlignment = 16",
+        "k_data_offset_offset = 8",
+        "k_data_size_offset = 16",
+    ):
         assert line in text, line
 
 
 def _generate(schema_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
     (tmp_path / "schema.fbs").write_text(schema_text)
     return subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", "--schema", "schema.fbs", "--out", "out",
-         "--skip-flatc"],
-        cwd=tmp_path, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "generate",
+            "--schema",
+            "schema.fbs",
+            "--out",
+            "out",
+            "--skip-flatc",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
@@ -49,7 +65,8 @@ def test_a_header_without_a_backend_id_is_a_located_error(tmp_path: Path):
     broken = SCHEMA.replace(', backend_id: "MLXDelegateBackend"', "")
     row = SCHEMA.splitlines().index(HEADER_LINE) + 1
     assert _error_line(_generate(broken, tmp_path)) == (
-        f"schema.fbs:{row}:8: error: `PayloadHeader` needs the attribute `backend_id`")
+        f"schema.fbs:{row}:8: error: `PayloadHeader` needs the attribute `backend_id`"
+    )
     assert not (tmp_path / "out").exists()
 
 

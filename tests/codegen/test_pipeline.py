@@ -103,8 +103,10 @@ def broken_environment(template: str, source: str):
 )
 def test_failed_generation_leaves_output_untouched(ir_project, monkeypatch, template, source):
     schema = ir_project / "schema" / "schema.fbs"
-    schema.write_text(schema.read_text().replace("  IntBinaryNode,\n}", "  IntBinaryNode,\n  NewNode,\n}")
-                      + "\ntable NewNode { x: Tid (required); }\n")
+    schema.write_text(
+        schema.read_text().replace("  IntBinaryNode,\n}", "  IntBinaryNode,\n  NewNode,\n}")
+        + "\ntable NewNode { x: Tid (required); }\n"
+    )
     before = snapshot(ir_project / "generated")
     monkeypatch.setattr(pipeline, "make_environment", broken_environment(template, source))
     with pytest.raises(Exception):
@@ -139,7 +141,9 @@ def test_check_reports_hand_edits_missing_and_unexpected_files(ir_project: Path)
 
 def test_check_detects_schema_change(ir_project: Path):
     schema = ir_project / "schema" / "schema.fbs"
-    schema.write_text(schema.read_text().replace("negative_slope: float = 0.01", "negative_slope: float = 0.02"))
+    schema.write_text(
+        schema.read_text().replace("negative_slope: float = 0.01", "negative_slope: float = 0.02")
+    )
     result = codegen("--check", "--skip-flatc", cwd=ir_project)
     assert result.returncode == 1
     assert "changed" in result.stderr

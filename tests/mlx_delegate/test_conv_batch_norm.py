@@ -30,12 +30,15 @@ def _lower_and_run(model, *inputs):
     return lowered_ops(pte), got
 
 
-@pytest.mark.parametrize("conv, bn, shape", [
-    (nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), (2, 3, 6, 6)),
-    (nn.Conv1d(2, 4, 3, bias=False), nn.BatchNorm1d(4, affine=False), (2, 2, 7)),
-    (nn.Conv3d(2, 3, 2), nn.BatchNorm3d(3), (1, 2, 3, 4, 4)),
-    (nn.ConvTranspose2d(4, 6, 3, stride=2, groups=2), nn.BatchNorm2d(6), (1, 4, 3, 3)),
-])
+@pytest.mark.parametrize(
+    "conv, bn, shape",
+    [
+        (nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), (2, 3, 6, 6)),
+        (nn.Conv1d(2, 4, 3, bias=False), nn.BatchNorm1d(4, affine=False), (2, 2, 7)),
+        (nn.Conv3d(2, 3, 2), nn.BatchNorm3d(3), (1, 2, 3, 4, 4)),
+        (nn.ConvTranspose2d(4, 6, 3, stride=2, groups=2), nn.BatchNorm2d(6), (1, 4, 3, 3)),
+    ],
+)
 def test_batch_norm_after_a_convolution_is_folded(conv, bn, shape):
     torch.manual_seed(0)
     model = with_stats(nn.Sequential(conv, bn))

@@ -41,8 +41,11 @@ def run_three_times(model, make_inputs):
     outer = edge.exported_program().graph_module.graph
     calls = [n for n in outer.nodes if n.op == "call_function" and n.target is not operator.getitem]
     assert [str(n.target) for n in calls] == ["executorch_call_delegate"], "work left the delegate"
-    assert not [s for s in edge.exported_program().graph_signature.output_specs
-                if s.kind.name == "BUFFER_MUTATION"], "the buffer mutation left the delegate"
+    assert not [
+        s
+        for s in edge.exported_program().graph_signature.output_specs
+        if s.kind.name == "BUFFER_MUTATION"
+    ], "the buffer mutation left the delegate"
     program = Runtime.get().load_program(edge.to_executorch().buffer)
     method = program.load_method("forward")
     for step in range(3):
@@ -60,6 +63,8 @@ def test_running_sum_persists():
 def test_cache_written_at_a_position_persists():
     run_three_times(
         SliceCache(),
-        lambda step: (torch.randn(1, 1, 4, generator=torch.Generator().manual_seed(step)),
-                      torch.tensor([step * 2])),
+        lambda step: (
+            torch.randn(1, 1, 4, generator=torch.Generator().manual_seed(step)),
+            torch.tensor([step * 2]),
+        ),
     )

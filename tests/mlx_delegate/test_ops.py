@@ -14,7 +14,12 @@ from mlx_delegate.test.framework import run_config
 
 CASES = registered_pairs()
 # (case name, label) -> its batch (list of pairs), for configurations in batches.
-BATCH_OF = {(case.name, config.label): unit for unit in plan(CASES) if len(unit) > 1 for case, config in unit}
+BATCH_OF = {
+    (case.name, config.label): unit
+    for unit in plan(CASES)
+    if len(unit) > 1
+    for case, config in unit
+}
 _BATCHED = {}  # (case name, label) -> Outcome or None (run alone), filled a batch at a time
 _SELECTED = {}  # session -> the (case name, label) it runs
 

@@ -44,72 +44,137 @@ def _repeat_interleave(x):
 # target key -> (function, input shapes, the IR op the delegate must contain)
 CASES = {
     "aten::scaled_dot_product_attention": (
-        _attention, [(1, 8, 24, 16), (1, 2, 24, 16), (1, 2, 24, 16)], "ScaledDotProductAttention"),
+        _attention,
+        [(1, 8, 24, 16), (1, 2, 24, 16), (1, 2, 24, 16)],
+        "ScaledDotProductAttention",
+    ),
     "aten::linear": (
-        lambda x, w: F.linear(x, w).transpose(1, 2).reshape(2, -1), [(2, 5, 16), (32, 16)], "Linear"),
+        lambda x, w: F.linear(x, w).transpose(1, 2).reshape(2, -1),
+        [(2, 5, 16), (32, 16)],
+        "Linear",
+    ),
     "aten::matmul": (
-        lambda a, b: torch.matmul(a, b).permute(2, 0, 1).contiguous().view(-1), [(2, 4, 8), (8, 6)],
-        "Matmul"),
+        lambda a, b: torch.matmul(a, b).permute(2, 0, 1).contiguous().view(-1),
+        [(2, 4, 8), (8, 6)],
+        "Matmul",
+    ),
     "aten::mm": (lambda a, b: torch.mm(a, b).t().contiguous().view(-1), [(4, 8), (8, 6)], "Matmul"),
     "aten::bmm": (
-        lambda a, b: torch.bmm(a, b).transpose(0, 2).reshape(6, -1), [(3, 4, 8), (3, 8, 6)], "Matmul"),
+        lambda a, b: torch.bmm(a, b).transpose(0, 2).reshape(6, -1),
+        [(3, 4, 8), (3, 8, 6)],
+        "Matmul",
+    ),
     "aten::layer_norm": (
-        lambda x: F.layer_norm(x, (16,)).transpose(0, 1).reshape(-1, 16), [(2, 5, 16)], "LayerNorm"),
+        lambda x: F.layer_norm(x, (16,)).transpose(0, 1).reshape(-1, 16),
+        [(2, 5, 16)],
+        "LayerNorm",
+    ),
     "aten::rms_norm": (
         lambda x: F.rms_norm(x, (16,), eps=1e-6).permute(1, 0, 2).contiguous().view(5, -1),
-        [(2, 5, 16)], "RmsNorm"),
+        [(2, 5, 16)],
+        "RmsNorm",
+    ),
     "aten::conv1d": (
-        lambda x, w: F.conv1d(x, w).transpose(1, 2).reshape(2, -1), [(2, 4, 10), (6, 4, 3)], "Conv"),
+        lambda x, w: F.conv1d(x, w).transpose(1, 2).reshape(2, -1),
+        [(2, 4, 10), (6, 4, 3)],
+        "Conv",
+    ),
     "aten::conv2d": (_conv2d, [(1, 3, 6, 6), (8, 3, 3, 3)], "Conv"),
     "aten::stack": (
-        lambda a, b: torch.stack([a, b], dim=1).transpose(0, 2).reshape(-1), [(2, 3, 4), (2, 3, 4)],
-        "Stack"),
+        lambda a, b: torch.stack([a, b], dim=1).transpose(0, 2).reshape(-1),
+        [(2, 3, 4), (2, 3, 4)],
+        "Stack",
+    ),
     "aten::tril": (lambda x: torch.tril(x).t().contiguous().view(-1), [(5, 5)], "Tril"),
     "aten::triu": (lambda x: torch.triu(x, 1).t().contiguous().view(-1), [(5, 5)], "Triu"),
     "aten::all": (lambda x: torch.all(x > 0).reshape(1), [(3, 4)], "All"),
     "aten::all.dim": (lambda x: torch.all(x > -2, dim=1).t().reshape(-1), [(3, 4, 5)], "All"),
     "aten::all.dims": (lambda x: torch.all(x > -2, dim=(0, 2)).reshape(-1), [(3, 4, 5)], "All"),
     "aten::std.correction": (
-        lambda x: torch.std(x, dim=1, correction=0).t().reshape(-1), [(3, 4, 5)], "Std"),
+        lambda x: torch.std(x, dim=1, correction=0).t().reshape(-1),
+        [(3, 4, 5)],
+        "Std",
+    ),
     "aten::std.dim": (
-        lambda x: torch.std(x, dim=[1], unbiased=True).t().reshape(-1), [(3, 4, 5)], "Std"),
+        lambda x: torch.std(x, dim=[1], unbiased=True).t().reshape(-1),
+        [(3, 4, 5)],
+        "Std",
+    ),
     "aten::silu": (lambda x: F.silu(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Silu"),
     "aten::gelu": (
-        lambda x: F.gelu(x, approximate="tanh").transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Gelu"),
+        lambda x: F.gelu(x, approximate="tanh").transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Gelu",
+    ),
     "aten::leaky_relu": (
-        lambda x: F.leaky_relu(x, 0.2).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "LeakyRelu"),
+        lambda x: F.leaky_relu(x, 0.2).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "LeakyRelu",
+    ),
     "aten::hardtanh": (
-        lambda x: F.hardtanh(x, -0.5, 0.5).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+        lambda x: F.hardtanh(x, -0.5, 0.5).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Clip",
+    ),
     "aten::upsample_nearest1d.vec": (
-        lambda x: F.interpolate(x, scale_factor=2).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Upsample"),
+        lambda x: F.interpolate(x, scale_factor=2).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Upsample",
+    ),
     "aten::upsample_linear1d.vec": (
-        lambda x: F.interpolate(x, size=7, mode="linear").transpose(1, 2).reshape(2, -1), [(2, 3, 4)],
-        "Upsample"),
+        lambda x: F.interpolate(x, size=7, mode="linear").transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Upsample",
+    ),
     "aten::upsample_nearest3d.vec": (
-        lambda x: F.interpolate(x, scale_factor=2).permute(0, 2, 3, 4, 1).reshape(-1, 2), [(1, 2, 2, 2, 3)],
-        "Upsample"),
-    "aten::square": (lambda x: torch.square(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Square"),
+        lambda x: F.interpolate(x, scale_factor=2).permute(0, 2, 3, 4, 1).reshape(-1, 2),
+        [(1, 2, 2, 2, 3)],
+        "Upsample",
+    ),
+    "aten::square": (
+        lambda x: torch.square(x).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Square",
+    ),
     "aten::logaddexp": (
-        lambda a, b: torch.logaddexp(a, b).transpose(1, 2).reshape(2, -1), [(2, 3, 4), (2, 3, 4)],
-        "LogAddExp"),
+        lambda a, b: torch.logaddexp(a, b).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4), (2, 3, 4)],
+        "LogAddExp",
+    ),
     "aten::logsumexp": (
-        lambda x: torch.logsumexp(x, dim=1).t().reshape(-1), [(3, 4, 5)], "LogSumExp"),
+        lambda x: torch.logsumexp(x, dim=1).t().reshape(-1),
+        [(3, 4, 5)],
+        "LogSumExp",
+    ),
     "aten::hardswish": (
-        lambda x: F.hardswish(x * 4).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+        lambda x: F.hardswish(x * 4).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Clip",
+    ),
     "aten::hardsigmoid": (
-        lambda x: F.hardsigmoid(x * 4).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Clip"),
+        lambda x: F.hardsigmoid(x * 4).transpose(1, 2).reshape(2, -1),
+        [(2, 3, 4)],
+        "Clip",
+    ),
     "aten::mish": (lambda x: F.mish(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "LogAddExp"),
     "aten::softplus": (
         lambda x: F.softplus(x * 10, beta=2.0, threshold=5.0).transpose(1, 2).reshape(2, -1),
-        [(2, 3, 4)], "LogAddExp"),
+        [(2, 3, 4)],
+        "LogAddExp",
+    ),
     "aten::roll": (
         lambda x: torch.roll(x, shifts=(1, -2), dims=(1, 2)).permute(0, 2, 1).reshape(2, -1),
-        [(2, 3, 4)], "Roll"),
-    "aten::repeat_interleave.self_Tensor": (
-        _repeat_interleave, [(2, 3, 4)], "Take"),
+        [(2, 3, 4)],
+        "Roll",
+    ),
+    "aten::repeat_interleave.self_Tensor": (_repeat_interleave, [(2, 3, 4)], "Take"),
     "aten::upsample_trilinear3d.vec": (
         lambda x: F.interpolate(x, size=(3, 4, 5), mode="trilinear", align_corners=True)
-        .permute(0, 2, 3, 4, 1).reshape(-1, 2), [(1, 2, 2, 2, 3)], "Upsample"),
+        .permute(0, 2, 3, 4, 1)
+        .reshape(-1, 2),
+        [(1, 2, 2, 2, 3)],
+        "Upsample",
+    ),
 }
 
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from mlx_delegate.ir import schema as ir
-from mlx_delegate.serialization import ALIGNMENT, HEADER, HEADER_SIZE, MAGIC, PayloadError, serialize, split
+from mlx_delegate.serialization import (
+    ALIGNMENT,
+    HEADER,
+    HEADER_SIZE,
+    MAGIC,
+    PayloadError,
+    serialize,
+    split,
+)
 
 
 def _graph():
@@ -29,13 +37,16 @@ def test_no_segment_lets_the_flatbuffer_run_to_the_end():
     assert (parts.flatbuffer, parts.data_segment) == (fb, b"")
 
 
-@pytest.mark.parametrize("payload, message", [
-    (b"\0" * 10, "truncated MLX0 header"),
-    (HEADER.pack(1, MAGIC, 0, 0), "4 zero bytes"),
-    (HEADER.pack(0, b"MLX9", 0, 0), "bad payload magic"),
-    (HEADER.pack(0, MAGIC, 8, 0) + b"\0" * 16, "lies outside"),
-    (HEADER.pack(0, MAGIC, HEADER_SIZE, 100) + b"\0" * 16, "lies outside"),
-])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        (b"\0" * 10, "truncated MLX0 header"),
+        (HEADER.pack(1, MAGIC, 0, 0), "4 zero bytes"),
+        (HEADER.pack(0, b"MLX9", 0, 0), "bad payload magic"),
+        (HEADER.pack(0, MAGIC, 8, 0) + b"\0" * 16, "lies outside"),
+        (HEADER.pack(0, MAGIC, HEADER_SIZE, 100) + b"\0" * 16, "lies outside"),
+    ],
+)
 def test_malformed_headers_are_rejected(payload, message):
     with pytest.raises(PayloadError, match=message):
         split(payload)

@@ -53,8 +53,13 @@ class Scenario:
     def __init__(self, runtime_build: Path):
         self.build = runtime_build
 
-    def run(self, body: str, backend_path: str | None = None, env: dict | None = None,
-            check: bool = True):
+    def run(
+        self,
+        body: str,
+        backend_path: str | None = None,
+        env: dict | None = None,
+        check: bool = True,
+    ):
         """Runs `body` in a fresh Python with `from mlx_delegate import backends`;
         whatever it assigns to `result` comes back (JSON)."""
         code = (
@@ -71,8 +76,12 @@ class Scenario:
             full_env["MLX_BACKEND_PATH"] = backend_path
         full_env.update(env or {})
         proc = subprocess.run(
-            [sys.executable, "-c", code], cwd=REPO, env=full_env, capture_output=True,
-            text=True, timeout=300,
+            [sys.executable, "-c", code],
+            cwd=REPO,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         if check and proc.returncode != 0:
             raise AssertionError(
@@ -81,7 +90,7 @@ class Scenario:
         result = None
         for line in proc.stdout.splitlines():
             if line.startswith("@@RESULT@@"):
-                result = json.loads(line[len("@@RESULT@@"):])
+                result = json.loads(line[len("@@RESULT@@") :])
         return result, proc
 
 

@@ -110,8 +110,13 @@ def test_host_c_api_from_cpp(runtime_build):
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k != "MLX_BACKEND_PATH"}
-    proc = subprocess.run([str(runtime_build / "test_plugins" / "mlxd_host_smoke"), "cpu", "gpu:0"],
-                          capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [str(runtime_build / "test_plugins" / "mlxd_host_smoke"), "cpu", "gpu:0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "load_all: 1" in out

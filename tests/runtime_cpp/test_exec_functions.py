@@ -12,9 +12,16 @@ CMAKE = shutil.which("cmake", path=str(REPO / ".venv" / "bin")) or "cmake"
 
 def check(op_sources: list[Path]) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [CMAKE, f"-DMLXD_DISPATCH_HEADER={REPO / 'generated' / 'cpp' / 'mlx_dispatch.h'}",
-         f"-DMLXD_OP_SOURCES={';'.join(map(str, op_sources))}", "-P", str(CHECK)],
-        capture_output=True, text=True)
+        [
+            CMAKE,
+            f"-DMLXD_DISPATCH_HEADER={REPO / 'generated' / 'cpp' / 'mlx_dispatch.h'}",
+            f"-DMLXD_OP_SOURCES={';'.join(map(str, op_sources))}",
+            "-P",
+            str(CHECK),
+        ],
+        capture_output=True,
+        text=True,
+    )
 
 
 def op_sources() -> list[Path]:

@@ -37,9 +37,11 @@ def random_value(rng: random.Random, field_type, required: bool, optional: bool)
         decl = MODEL.lookup(field_type.decl)
         return getattr(ir, decl.name)(rng.choice(decl.values).value)
     if kind is TypeKind.STRING:
-        return "".join(rng.choice("abc_\"\\\n é") for _ in range(rng.randint(0, 8)))
+        return "".join(rng.choice('abc_"\\\n é') for _ in range(rng.randint(0, 8)))
     if kind is TypeKind.VECTOR:
-        return [random_value(rng, field_type.element, True, False) for _ in range(rng.randint(0, 3))]
+        return [
+            random_value(rng, field_type.element, True, False) for _ in range(rng.randint(0, 3))
+        ]
     decl = MODEL.lookup(field_type.decl)
     return random_record(rng, decl)
 
@@ -59,7 +61,9 @@ def random_record(rng: random.Random, decl):
     values = {}
     for field in decl.fields:
         required = isinstance(decl, Struct) or field.required
-        values[field.name] = random_value(rng, field.type, required, getattr(field, "optional", False))
+        values[field.name] = random_value(
+            rng, field.type, required, getattr(field, "optional", False)
+        )
     return cls(**values)
 
 
@@ -104,7 +108,9 @@ def test_every_field_of_every_op_round_trips(ir_dump: Path, tmp_path: Path, seed
     nodes = [random_record(rng, MODEL.lookup(m.type.decl)) for m in OP_UNION.members]
     graph = ir.MLXGraph(
         num_values=seed,
-        instruction_chains=[ir.InstructionChain(instructions=[ir.Instruction(op=n) for n in nodes])],
+        instruction_chains=[
+            ir.InstructionChain(instructions=[ir.Instruction(op=n) for n in nodes])
+        ],
         named_slots=[ir.NamedSlot(name="weight", slot=ir.Tid(idx=7))],
     )
     loaded = dump(ir_dump, serialize(graph), tmp_path)
@@ -121,7 +127,10 @@ def test_every_field_of_every_op_round_trips(ir_dump: Path, tmp_path: Path, seed
     [
         (b"", "error: "),
         (b"\0\0\0\0MLX0" + b"\0" * 16, "error: "),
-        (b"\0\0\0\0MLX0" + (56).to_bytes(8, "little") + b"\0" * 8 + b"garbage!" * 4, "verification failed"),
+        (
+            b"\0\0\0\0MLX0" + (56).to_bytes(8, "little") + b"\0" * 8 + b"garbage!" * 4,
+            "verification failed",
+        ),
     ],
 )
 def test_malformed_payload_is_rejected_with_a_message(ir_dump, tmp_path, payload, message):

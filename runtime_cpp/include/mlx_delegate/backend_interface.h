@@ -44,7 +44,7 @@ enum class DType : int32_t {
 inline size_t dtype_size(DType t) noexcept {
   switch (t) {
 #define MLXD_DTYPE_SIZE(name, code, bytes, torch, mlx, executorch) \
-  case DType::name:                                                 \
+  case DType::name:                                                \
     return bytes;
     MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_SIZE)
 #undef MLXD_DTYPE_SIZE
@@ -55,7 +55,7 @@ inline size_t dtype_size(DType t) noexcept {
 inline const char* dtype_name(DType t) noexcept {
   switch (t) {
 #define MLXD_DTYPE_NAME(name, code, bytes, torch, mlx, executorch) \
-  case DType::name:                                                 \
+  case DType::name:                                                \
     return torch;
     MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_NAME)
 #undef MLXD_DTYPE_NAME
@@ -135,23 +135,22 @@ class BackendInterface {
   // without the MLX0 header); it is validated before use and a malformed one
   // is rejected with std::runtime_error. The payload bytes may be released
   // after the call; constants must outlive the handle.
-  virtual std::unique_ptr<ProgramHandle> load_program(
-      int device_index, const uint8_t* payload, size_t size,
-      const ConstantResolver& constants) = 0;
+  virtual std::unique_ptr<ProgramHandle> load_program(int device_index, const uint8_t* payload,
+                                                      size_t size,
+                                                      const ConstantResolver& constants) = 0;
 
   // Runs a program: inputs are host buffers in the program's input order,
   // outputs are filled in the program's output order (outputs.size() must be
   // num_outputs()). Mutable buffers persist across calls.
-  virtual void execute(
-      ProgramHandle& program, const std::vector<TensorView>& inputs,
-      std::vector<OutputBuffer>& outputs) = 0;
+  virtual void execute(ProgramHandle& program, const std::vector<TensorView>& inputs,
+                       std::vector<OutputBuffer>& outputs) = 0;
 
   // Built-in diagnostic kernels (no program needed), used for self tests and
   // benchmarks of a backend: "matmul" (a @ b), "add" (a + b). Returns the
   // number of seconds spent per repetition (after one warm-up run).
-  virtual double run_builtin(
-      const std::string& op, int device_index, const std::vector<TensorView>& inputs,
-      std::vector<OutputBuffer>& outputs, int repeat) = 0;
+  virtual double run_builtin(const std::string& op, int device_index,
+                             const std::vector<TensorView>& inputs,
+                             std::vector<OutputBuffer>& outputs, int repeat) = 0;
 
   // Waits for all work queued on the device.
   virtual void synchronize(int device_index = 0) = 0;

@@ -26,13 +26,13 @@
 extern "C" {
 
 struct MLX_BackendABIInfo {
-  int abi_info_size;  // sizeof(MLX_BackendABIInfo), for forward compatibility
-  int api_version;    // MLX_BACKEND_API_VERSION
+  int abi_info_size;     // sizeof(MLX_BackendABIInfo), for forward compatibility
+  int api_version;       // MLX_BACKEND_API_VERSION
   char compiler_id[32];  // "GNU", "Clang", "MSVC"
   int compiler_major;
   int compiler_minor;
-  char stdlib_id[32];  // "libstdc++", "libstdc++-oldabi", "libc++", "msvc"
-  int sizeof_string;   // sizeof(std::string)
+  char stdlib_id[32];      // "libstdc++", "libstdc++-oldabi", "libc++", "msvc"
+  int sizeof_string;       // sizeof(std::string)
   int sizeof_BackendInfo;  // sizeof(mlxd::BackendInfo)
 };
 
@@ -97,42 +97,42 @@ inline std::string& last_error() {
 
 // Defines mlx_backend_init() (factory_fn() wrapped in try/catch; nullptr on
 // any exception), mlx_backend_abi_info() and mlx_backend_last_error().
-#define MLX_BACKEND_IMPL(factory_fn)                                              \
-  extern "C" MLX_BACKEND_EXPORT mlxd::BackendInterface* mlx_backend_init() {      \
-    try {                                                                         \
-      mlxd::plugin_detail::last_error().clear();                                  \
-      mlxd::BackendInterface* backend_ = factory_fn();                            \
-      if (backend_ == nullptr && mlxd::plugin_detail::last_error().empty()) {     \
-        mlxd::plugin_detail::last_error() = "factory returned nullptr";           \
-      }                                                                           \
-      return backend_;                                                            \
-    } catch (const std::exception& e_) {                                          \
-      try {                                                                       \
+#define MLX_BACKEND_IMPL(factory_fn)                                                \
+  extern "C" MLX_BACKEND_EXPORT mlxd::BackendInterface* mlx_backend_init() {        \
+    try {                                                                           \
+      mlxd::plugin_detail::last_error().clear();                                    \
+      mlxd::BackendInterface* backend_ = factory_fn();                              \
+      if (backend_ == nullptr && mlxd::plugin_detail::last_error().empty()) {       \
+        mlxd::plugin_detail::last_error() = "factory returned nullptr";             \
+      }                                                                             \
+      return backend_;                                                              \
+    } catch (const std::exception& e_) {                                            \
+      try {                                                                         \
         mlxd::plugin_detail::last_error() = std::string("exception: ") + e_.what(); \
-      } catch (...) {                                                             \
-      }                                                                           \
-      return nullptr;                                                             \
-    } catch (...) {                                                               \
-      try {                                                                       \
-        mlxd::plugin_detail::last_error() = "unknown exception";                  \
-      } catch (...) {                                                             \
-      }                                                                           \
-      return nullptr;                                                             \
-    }                                                                             \
-  }                                                                               \
-  extern "C" MLX_BACKEND_EXPORT MLX_BackendABIInfo mlx_backend_abi_info() {       \
-    return mlx_make_abi_info();                                                   \
-  }                                                                               \
-  extern "C" MLX_BACKEND_EXPORT const char* mlx_backend_last_error() {            \
-    return mlxd::plugin_detail::last_error().c_str();                             \
+      } catch (...) {                                                               \
+      }                                                                             \
+      return nullptr;                                                               \
+    } catch (...) {                                                                 \
+      try {                                                                         \
+        mlxd::plugin_detail::last_error() = "unknown exception";                    \
+      } catch (...) {                                                               \
+      }                                                                             \
+      return nullptr;                                                               \
+    }                                                                               \
+  }                                                                                 \
+  extern "C" MLX_BACKEND_EXPORT MLX_BackendABIInfo mlx_backend_abi_info() {         \
+    return mlx_make_abi_info();                                                     \
+  }                                                                                 \
+  extern "C" MLX_BACKEND_EXPORT const char* mlx_backend_last_error() {              \
+    return mlxd::plugin_detail::last_error().c_str();                               \
   }
 
 // Defines mlx_backend_score(); an exception from score_fn() scores 0.
-#define MLX_BACKEND_SCORE_IMPL(score_fn)                     \
-  extern "C" MLX_BACKEND_EXPORT int mlx_backend_score() {    \
-    try {                                                    \
-      return score_fn();                                     \
-    } catch (...) {                                          \
-      return 0;                                              \
-    }                                                        \
+#define MLX_BACKEND_SCORE_IMPL(score_fn)                  \
+  extern "C" MLX_BACKEND_EXPORT int mlx_backend_score() { \
+    try {                                                 \
+      return score_fn();                                  \
+    } catch (...) {                                       \
+      return 0;                                           \
+    }                                                     \
   }

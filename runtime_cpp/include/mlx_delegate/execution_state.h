@@ -63,8 +63,8 @@ class ExecutionState {
   // Value slots.
   const Value& value(Vid v) const;
   void set_value(Vid v, Value x);
-  int64_t int_value(Vid v) const;     // int or bool (a float throws)
-  double float_value(Vid v) const;    // any number
+  int64_t int_value(Vid v) const;   // int or bool (a float throws)
+  double float_value(Vid v) const;  // any number
   // A literal or a runtime value.
   int64_t resolve(const IntOrVid& x) const;
   double resolve(const FloatOrVid& x) const;

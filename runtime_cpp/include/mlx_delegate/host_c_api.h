@@ -22,8 +22,8 @@ MLXD_EXPORT const char* mlxd_last_error(void);
 MLXD_EXPORT const char* mlxd_host_info_json(void);
 
 /* Registry. Glob lists may be NULL (n = 0). Returns backends newly loaded. */
-MLXD_EXPORT int mlxd_load_all(const char* const* allowed, int n_allowed,
-                              const char* const* blocked, int n_blocked);
+MLXD_EXPORT int mlxd_load_all(const char* const* allowed, int n_allowed, const char* const* blocked,
+                              int n_blocked);
 /* As mlxd_load_all, with a custom filter called after scoring and before
  * init with the candidate's name ("cpu-openblas") and score; return 0 to
  * skip it (reason "filter"). `callback` may be NULL. */
@@ -63,8 +63,8 @@ MLXD_EXPORT int mlxd_memory(const char* function, const char* device, uint64_t v
  * `device`, repeating `repeat` times after a warm-up; *seconds is the time
  * per repetition. */
 MLXD_EXPORT int mlxd_run_builtin_f32(const char* device, const char* op, const float* a,
-                                     const float* b, float* out, int64_t m, int64_t k,
-                                     int64_t n, int repeat, double* seconds);
+                                     const float* b, float* out, int64_t m, int64_t k, int64_t n,
+                                     int repeat, double* seconds);
 
 /* Programs (for tests and tools; the ExecuTorch delegate uses the C++ API).
  * dtype codes are mlxd::DType (= the IR schema's DType: 0 float32, 1
@@ -89,9 +89,8 @@ MLXD_EXPORT int mlxd_program_execute(mlxd_program* program, int n_inputs, const 
                                      const void* const* data, const uint64_t* nbytes);
 /* Output i of the last execution: dtype, ndim, up to 16 dims in shape,
  * a pointer to its bytes (owned by the program) and their count. */
-MLXD_EXPORT int mlxd_program_output(mlxd_program* program, int index, int32_t* dtype,
-                                    int32_t* ndim, int64_t* shape, const void** data,
-                                    uint64_t* nbytes);
+MLXD_EXPORT int mlxd_program_output(mlxd_program* program, int index, int32_t* dtype, int32_t* ndim,
+                                    int64_t* shape, const void** data, uint64_t* nbytes);
 
 #ifdef __cplusplus
 }

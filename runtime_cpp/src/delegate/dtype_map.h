@@ -15,7 +15,7 @@ using ScalarType = executorch::aten::ScalarType;
 inline bool to_ir_dtype(ScalarType s, DType* out) noexcept {
   switch (s) {
 #define MLXD_DTYPE_FROM_SCALAR_TYPE(name, code, bytes, torch, mlx, executorch) \
-  case ScalarType::executorch:                                                \
+  case ScalarType::executorch:                                                 \
     *out = DType::name;                                                        \
     return true;
     MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_FROM_SCALAR_TYPE)
@@ -29,7 +29,7 @@ inline bool to_ir_dtype(ScalarType s, DType* out) noexcept {
 inline bool to_scalar_type(DType d, ScalarType* out) noexcept {
   switch (d) {
 #define MLXD_DTYPE_TO_SCALAR_TYPE(name, code, bytes, torch, mlx, executorch) \
-  case DType::name:                                                         \
+  case DType::name:                                                          \
     *out = ScalarType::executorch;                                           \
     return true;
     MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_TO_SCALAR_TYPE)

@@ -30,11 +30,21 @@ std::string json_escape(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -52,7 +62,8 @@ std::string properties_json(const mlxd::BackendInfo::PropertyMap& props) {
   std::string out = "{";
   bool first = true;
   for (const auto& [key, value] : props) {
-    out += (first ? "" : ","); out += json_escape(key) + ":";
+    out += (first ? "" : ",");
+    out += json_escape(key) + ":";
     first = false;
     if (const auto* s = std::get_if<std::string>(&value)) {
       out += json_escape(*s);
@@ -103,7 +114,8 @@ const char* mlxd_host_info_json(void) {
   os << "{\"api_version\":" << MLX_BACKEND_API_VERSION
      << ",\"compiler_id\":" << json_escape(abi.compiler_id)
      << ",\"compiler_major\":" << abi.compiler_major << ",\"compiler_minor\":" << abi.compiler_minor
-     << ",\"stdlib_id\":" << json_escape(abi.stdlib_id) << ",\"sizeof_string\":" << abi.sizeof_string
+     << ",\"stdlib_id\":" << json_escape(abi.stdlib_id)
+     << ",\"sizeof_string\":" << abi.sizeof_string
      << ",\"sizeof_BackendInfo\":" << abi.sizeof_BackendInfo << "}";
   out = os.str();
   return out.c_str();
@@ -156,7 +168,8 @@ const char* mlxd_backends_json(void) {
     std::string s = "[";
     bool first = true;
     for (const auto& lb : mlxd::BackendRegistry::instance().backends()) {
-      s += (first ? "" : ","); s += loaded_json(lb);
+      s += (first ? "" : ",");
+      s += loaded_json(lb);
       first = false;
     }
     out = s + "]";
@@ -192,7 +205,8 @@ const char* mlxd_search_paths_json(void) {
     std::string s = "[";
     bool first = true;
     for (const auto& p : mlxd::BackendRegistry::instance().search_paths()) {
-      s += (first ? "" : ","); s += json_escape(p);
+      s += (first ? "" : ",");
+      s += json_escape(p);
       first = false;
     }
     out = s + "]";
@@ -203,8 +217,8 @@ const char* mlxd_search_paths_json(void) {
 
 int mlxd_is_available(int device_type) {
   return guarded([&] {
-    return mlxd::BackendRegistry::instance().is_available(
-               device_type == 1 ? mlxd::DeviceType::gpu : mlxd::DeviceType::cpu)
+    return mlxd::BackendRegistry::instance().is_available(device_type == 1 ? mlxd::DeviceType::gpu
+                                                                           : mlxd::DeviceType::cpu)
                ? 1
                : 0;
   });
@@ -212,8 +226,8 @@ int mlxd_is_available(int device_type) {
 
 int mlxd_device_count(int device_type) {
   return guarded([&] {
-    return mlxd::BackendRegistry::instance().device_count(
-        device_type == 1 ? mlxd::DeviceType::gpu : mlxd::DeviceType::cpu);
+    return mlxd::BackendRegistry::instance().device_count(device_type == 1 ? mlxd::DeviceType::gpu
+                                                                           : mlxd::DeviceType::cpu);
   });
 }
 
@@ -224,8 +238,8 @@ const char* mlxd_resolve_device_json(const char* device) {
     mlxd::Device d = mlxd::parse_device(device);
     int local = 0;
     const mlxd::LoadedBackend& lb = mlxd::BackendRegistry::instance().resolve(d, &local);
-    out = "{\"device\":" + json_escape(mlxd::to_string(d)) + ",\"local_index\":" +
-          std::to_string(local) + ",\"backend\":" + loaded_json(lb) + "}";
+    out = "{\"device\":" + json_escape(mlxd::to_string(d)) +
+          ",\"local_index\":" + std::to_string(local) + ",\"backend\":" + loaded_json(lb) + "}";
     return 0;
   });
   return rc == 0 ? out.c_str() : nullptr;
@@ -240,27 +254,47 @@ int mlxd_memory(const char* function, const char* device, uint64_t value, uint64
     size_t v = static_cast<size_t>(value);
     if (device != nullptr) {
       mlxd::Device d = mlxd::parse_device(device);
-      if (fn == "get_active_memory") r = reg.get_active_memory(d);
-      else if (fn == "get_peak_memory") r = reg.get_peak_memory(d);
-      else if (fn == "reset_peak_memory") reg.reset_peak_memory(d);
-      else if (fn == "get_cache_memory") r = reg.get_cache_memory(d);
-      else if (fn == "set_cache_limit") r = reg.set_cache_limit(d, v);
-      else if (fn == "set_memory_limit") r = reg.set_memory_limit(d, v);
-      else if (fn == "get_memory_limit") r = reg.get_memory_limit(d);
-      else if (fn == "set_wired_limit") r = reg.set_wired_limit(d, v);
-      else if (fn == "clear_cache") reg.clear_cache(d);
-      else throw std::invalid_argument("unknown memory function '" + fn + "'");
+      if (fn == "get_active_memory")
+        r = reg.get_active_memory(d);
+      else if (fn == "get_peak_memory")
+        r = reg.get_peak_memory(d);
+      else if (fn == "reset_peak_memory")
+        reg.reset_peak_memory(d);
+      else if (fn == "get_cache_memory")
+        r = reg.get_cache_memory(d);
+      else if (fn == "set_cache_limit")
+        r = reg.set_cache_limit(d, v);
+      else if (fn == "set_memory_limit")
+        r = reg.set_memory_limit(d, v);
+      else if (fn == "get_memory_limit")
+        r = reg.get_memory_limit(d);
+      else if (fn == "set_wired_limit")
+        r = reg.set_wired_limit(d, v);
+      else if (fn == "clear_cache")
+        reg.clear_cache(d);
+      else
+        throw std::invalid_argument("unknown memory function '" + fn + "'");
     } else {
-      if (fn == "get_active_memory") r = reg.get_active_memory();
-      else if (fn == "get_peak_memory") r = reg.get_peak_memory();
-      else if (fn == "reset_peak_memory") reg.reset_peak_memory();
-      else if (fn == "get_cache_memory") r = reg.get_cache_memory();
-      else if (fn == "set_cache_limit") r = reg.set_cache_limit(v);
-      else if (fn == "set_memory_limit") r = reg.set_memory_limit(v);
-      else if (fn == "get_memory_limit") r = reg.get_memory_limit();
-      else if (fn == "set_wired_limit") r = reg.set_wired_limit(v);
-      else if (fn == "clear_cache") reg.clear_cache();
-      else throw std::invalid_argument("unknown memory function '" + fn + "'");
+      if (fn == "get_active_memory")
+        r = reg.get_active_memory();
+      else if (fn == "get_peak_memory")
+        r = reg.get_peak_memory();
+      else if (fn == "reset_peak_memory")
+        reg.reset_peak_memory();
+      else if (fn == "get_cache_memory")
+        r = reg.get_cache_memory();
+      else if (fn == "set_cache_limit")
+        r = reg.set_cache_limit(v);
+      else if (fn == "set_memory_limit")
+        r = reg.set_memory_limit(v);
+      else if (fn == "get_memory_limit")
+        r = reg.get_memory_limit();
+      else if (fn == "set_wired_limit")
+        r = reg.set_wired_limit(v);
+      else if (fn == "clear_cache")
+        reg.clear_cache();
+      else
+        throw std::invalid_argument("unknown memory function '" + fn + "'");
     }
     if (result != nullptr) *result = r;
     return 0;
@@ -268,8 +302,7 @@ int mlxd_memory(const char* function, const char* device, uint64_t value, uint64
 }
 
 int mlxd_run_builtin_f32(const char* device, const char* op, const float* a, const float* b,
-                         float* out, int64_t m, int64_t k, int64_t n, int repeat,
-                         double* seconds) {
+                         float* out, int64_t m, int64_t k, int64_t n, int repeat, double* seconds) {
   return guarded([&] {
     if (device == nullptr || op == nullptr || a == nullptr || b == nullptr || out == nullptr) {
       throw std::invalid_argument("NULL argument");
@@ -301,8 +334,7 @@ int mlxd_run_builtin_f32(const char* device, const char* op, const float* a, con
 }
 
 mlxd_program* mlxd_program_load(const char* device, const uint8_t* payload, uint64_t size,
-                                const char* const* constant_names,
-                                const void* const* constant_data,
+                                const char* const* constant_names, const void* const* constant_data,
                                 const uint64_t* constant_sizes, int n_constants) {
   mlxd_program* result = nullptr;
   guarded([&] {

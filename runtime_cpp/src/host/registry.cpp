@@ -91,8 +91,8 @@ bool glob_match(const std::string& pattern, const std::string& full, const std::
 
 std::string abi_to_string(const MLX_BackendABIInfo& a) {
   std::ostringstream os;
-  os << a.compiler_id << " " << a.compiler_major << "." << a.compiler_minor << ", "
-     << a.stdlib_id << ", api " << a.api_version << ", sizeof(std::string) " << a.sizeof_string
+  os << a.compiler_id << " " << a.compiler_major << "." << a.compiler_minor << ", " << a.stdlib_id
+     << ", api " << a.api_version << ", sizeof(std::string) " << a.sizeof_string
      << ", sizeof(BackendInfo) " << a.sizeof_BackendInfo;
   return os.str();
 }
@@ -119,8 +119,8 @@ std::string abi_mismatch(const MLX_BackendABIInfo& plugin, const MLX_BackendABII
                     std::to_string(host.sizeof_string));
   }
   if (plugin.sizeof_BackendInfo != host.sizeof_BackendInfo) {
-    diffs.push_back("sizeof(BackendInfo) " + std::to_string(plugin.sizeof_BackendInfo) +
-                    " vs " + std::to_string(host.sizeof_BackendInfo));
+    diffs.push_back("sizeof(BackendInfo) " + std::to_string(plugin.sizeof_BackendInfo) + " vs " +
+                    std::to_string(host.sizeof_BackendInfo));
   }
   if (plugin.api_version != host.api_version) {
     diffs.push_back("api_version " + std::to_string(plugin.api_version) + " vs " +
@@ -128,7 +128,8 @@ std::string abi_mismatch(const MLX_BackendABIInfo& plugin, const MLX_BackendABII
   }
   std::string out;
   for (const auto& d : diffs) {
-    out += (out.empty() ? "" : "; "); out += d;
+    out += (out.empty() ? "" : "; ");
+    out += d;
   }
   return out;
 }
@@ -150,14 +151,22 @@ log::Level reason_level(Reason r) {
 
 const char* reason_name(Reason r) noexcept {
   switch (r) {
-    case Reason::none: return "";
-    case Reason::dlopen: return "dlopen";
-    case Reason::abi: return "abi";
-    case Reason::score: return "score";
-    case Reason::init: return "init";
-    case Reason::api_version: return "api_version";
-    case Reason::filter: return "filter";
-    case Reason::outscored: return "outscored";
+    case Reason::none:
+      return "";
+    case Reason::dlopen:
+      return "dlopen";
+    case Reason::abi:
+      return "abi";
+    case Reason::score:
+      return "score";
+    case Reason::init:
+      return "init";
+    case Reason::api_version:
+      return "api_version";
+    case Reason::filter:
+      return "filter";
+    case Reason::outscored:
+      return "outscored";
   }
   return "unknown";
 }
@@ -197,7 +206,8 @@ bool parse_plugin_filename(const std::string& filename, std::string* group, std:
       filename.compare(filename.size() - suffix.size(), suffix.size(), suffix) != 0) {
     return false;
   }
-  std::string stem = filename.substr(prefix.size(), filename.size() - prefix.size() - suffix.size());
+  std::string stem =
+      filename.substr(prefix.size(), filename.size() - prefix.size() - suffix.size());
   if (stem.empty() || stem.front() == '-' || stem.back() == '-') {
     return false;
   }
@@ -257,8 +267,8 @@ std::vector<std::string>& BackendRegistry::search_paths() {
   return search_paths_;
 }
 
-void BackendRegistry::record_locked(
-    const Candidate& c, bool loaded, Reason reason, const std::string& message) {
+void BackendRegistry::record_locked(const Candidate& c, bool loaded, Reason reason,
+                                    const std::string& message) {
   CandidateReport r;
   r.path = c.path;
   r.group = c.group;
@@ -272,8 +282,8 @@ void BackendRegistry::record_locked(
     log::write(log::Level::info, "loaded backend " + c.full_name() + " from " + c.path +
                                      (message.empty() ? "" : " (" + message + ")"));
   } else {
-    log::write(reason_level(reason), "skipped backend " + c.path + ": " + reason_name(reason) +
-                                         ": " + message);
+    log::write(reason_level(reason),
+               "skipped backend " + c.path + ": " + reason_name(reason) + ": " + message);
   }
 }
 
@@ -431,8 +441,9 @@ void BackendRegistry::reindex_locked() {
     for (auto& lb : loaded_) {
       if (lb.info.device_type == type) of_type.push_back(&lb);
     }
-    std::stable_sort(of_type.begin(), of_type.end(),
-                     [](const LoadedBackend* a, const LoadedBackend* b) { return a->score > b->score; });
+    std::stable_sort(
+        of_type.begin(), of_type.end(),
+        [](const LoadedBackend* a, const LoadedBackend* b) { return a->score > b->score; });
     int next = 0;
     for (auto* lb : of_type) {
       lb->first_index = next;
@@ -481,7 +492,8 @@ int BackendRegistry::load_all(const BackendFilter* filter) {
     std::vector<Candidate> alive;
     for (auto& c : groups[g]) {
       if (group_loaded) {
-        record_locked(c, false, Reason::outscored, "group '" + g + "' already has a loaded backend");
+        record_locked(c, false, Reason::outscored,
+                      "group '" + g + "' already has a loaded backend");
         continue;
       }
       if (filter != nullptr) {
@@ -499,7 +511,8 @@ int BackendRegistry::load_all(const BackendFilter* filter) {
           continue;
         }
         if (!blocked_by.empty()) {
-          record_locked(c, false, Reason::filter, "'" + full + "' matches blocked pattern '" + blocked_by + "'");
+          record_locked(c, false, Reason::filter,
+                        "'" + full + "' matches blocked pattern '" + blocked_by + "'");
           continue;
         }
       }
@@ -561,16 +574,18 @@ BackendInterface* BackendRegistry::load_best(const std::string& name) {
   std::string why;
   for (size_t i = before; i < report_.size(); ++i) {
     if (report_[i].group != name) continue;
-    why += "\n  " + report_[i].path + ": " + reason_name(report_[i].reason) + ": " + report_[i].message;
+    why += "\n  " + report_[i].path + ": " + reason_name(report_[i].reason) + ": " +
+           report_[i].message;
   }
   std::string paths;
   for (const auto& p : search_paths_) {
     paths += (paths.empty() ? "" : ":");
     paths += p;
   }
-  throw std::runtime_error("no backend '" + name + "' could be loaded from " +
-                           (paths.empty() ? std::string("(no search path)") : paths) +
-                           (why.empty() ? std::string(": no libmlx-" + name + "*" + kPluginSuffix + " found") : why));
+  throw std::runtime_error(
+      "no backend '" + name + "' could be loaded from " +
+      (paths.empty() ? std::string("(no search path)") : paths) +
+      (why.empty() ? std::string(": no libmlx-" + name + "*" + kPluginSuffix + " found") : why));
 }
 
 const LoadedBackend* BackendRegistry::find_locked(const Device& d, int* local_index) const {
@@ -600,9 +615,9 @@ const LoadedBackend& BackendRegistry::resolve(const Device& d, int* local_index)
     const_cast<BackendRegistry*>(this)->init_search_paths_locked();
     std::string paths;
     for (const auto& p : search_paths_) {
-    paths += (paths.empty() ? "" : ":");
-    paths += p;
-  }
+      paths += (paths.empty() ? "" : ":");
+      paths += p;
+    }
     const char* env = std::getenv("MLX_BACKEND_PATH");
     throw std::runtime_error(
         "no " + type_upper + " backend loaded for device " + to_string(d) +
@@ -614,13 +629,14 @@ const LoadedBackend& BackendRegistry::resolve(const Device& d, int* local_index)
   std::string owners;
   for (const auto& b : loaded_) {
     if (b.info.device_type != d.type) continue;
-    owners += (owners.empty() ? "" : ", "); owners += b.info.name + " " + device_type_name(d.type) + ":" +
-              std::to_string(b.first_index) +
-              (b.info.device_count > 1 ? "-" + std::to_string(b.first_index + b.info.device_count - 1) : "");
+    owners += (owners.empty() ? "" : ", ");
+    owners +=
+        b.info.name + " " + device_type_name(d.type) + ":" + std::to_string(b.first_index) +
+        (b.info.device_count > 1 ? "-" + std::to_string(b.first_index + b.info.device_count - 1)
+                                 : "");
   }
-  throw std::runtime_error("device " + to_string(d) + " is out of range: " +
-                           std::to_string(count) + " " + type_upper + " device(s) loaded (" +
-                           owners + ")");
+  throw std::runtime_error("device " + to_string(d) + " is out of range: " + std::to_string(count) +
+                           " " + type_upper + " device(s) loaded (" + owners + ")");
 }
 
 BackendInterface* BackendRegistry::get(const std::string& name) const {
@@ -671,16 +687,16 @@ std::vector<BackendInterface*> BackendRegistry::gpu_backends_locked() const {
 
 // ---- memory routing ------------------------------------------------------
 
-#define MLXD_GETTER(fn)                                              \
-  size_t BackendRegistry::fn(const Device& d) const {                \
-    BackendInterface* b = get(d);                                    \
-    return b ? b->fn() : 0;                                          \
-  }                                                                  \
-  size_t BackendRegistry::fn() const {                               \
-    std::lock_guard<std::recursive_mutex> lock(mu_);                 \
-    size_t total = 0;                                                \
-    for (auto* b : gpu_backends_locked()) total += b->fn();          \
-    return total;                                                    \
+#define MLXD_GETTER(fn)                                     \
+  size_t BackendRegistry::fn(const Device& d) const {       \
+    BackendInterface* b = get(d);                           \
+    return b ? b->fn() : 0;                                 \
+  }                                                         \
+  size_t BackendRegistry::fn() const {                      \
+    std::lock_guard<std::recursive_mutex> lock(mu_);        \
+    size_t total = 0;                                       \
+    for (auto* b : gpu_backends_locked()) total += b->fn(); \
+    return total;                                           \
   }
 
 MLXD_GETTER(get_active_memory)
@@ -689,20 +705,20 @@ MLXD_GETTER(get_cache_memory)
 MLXD_GETTER(get_memory_limit)
 #undef MLXD_GETTER
 
-#define MLXD_SETTER(fn)                                                                   \
-  size_t BackendRegistry::fn(const Device& d, size_t limit) {                             \
-    BackendInterface* b = get(d);                                                         \
-    return b ? b->fn(limit) : 0;                                                          \
-  }                                                                                       \
-  size_t BackendRegistry::fn(size_t limit) {                                              \
-    std::lock_guard<std::recursive_mutex> lock(mu_);                                      \
-    auto gpus = gpu_backends_locked();                                                    \
-    if (gpus.size() > 1) {                                                                \
-      throw std::runtime_error(#fn "() without a device is ambiguous with " +             \
-                               std::to_string(gpus.size()) +                              \
-                               " GPU backends loaded; use " #fn "(device, limit)");       \
-    }                                                                                     \
-    return gpus.empty() ? 0 : gpus[0]->fn(limit);                                         \
+#define MLXD_SETTER(fn)                                                             \
+  size_t BackendRegistry::fn(const Device& d, size_t limit) {                       \
+    BackendInterface* b = get(d);                                                   \
+    return b ? b->fn(limit) : 0;                                                    \
+  }                                                                                 \
+  size_t BackendRegistry::fn(size_t limit) {                                        \
+    std::lock_guard<std::recursive_mutex> lock(mu_);                                \
+    auto gpus = gpu_backends_locked();                                              \
+    if (gpus.size() > 1) {                                                          \
+      throw std::runtime_error(#fn "() without a device is ambiguous with " +       \
+                               std::to_string(gpus.size()) +                        \
+                               " GPU backends loaded; use " #fn "(device, limit)"); \
+    }                                                                               \
+    return gpus.empty() ? 0 : gpus[0]->fn(limit);                                   \
   }
 
 MLXD_SETTER(set_cache_limit)

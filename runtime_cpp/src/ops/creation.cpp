@@ -17,7 +17,8 @@ void exec_arange(const ArangeNode& n, ExecutionState& st, StreamOrDevice s) {
 
 void exec_full(const FullNode& n, ExecutionState& st, StreamOrDevice s) {
   mx::Dtype t = to_mlx_dtype(n.dtype);
-  st.set_tensor(n.out, mx::full(resolve_shape(n.shape, st), mx::array(st.resolve(n.value), t), t, s));
+  st.set_tensor(n.out,
+                mx::full(resolve_shape(n.shape, st), mx::array(st.resolve(n.value), t), t, s));
 }
 
 void exec_full_like(const FullLikeNode& n, ExecutionState& st, StreamOrDevice s) {
@@ -41,7 +42,8 @@ void exec_item(const ItemNode& n, ExecutionState& st, StreamOrDevice) {
   if (x.dtype() == mx::bool_) {
     st.set_value(n.out, x.item<bool>());
   } else if (mx::issubdtype(x.dtype(), mx::inexact)) {
-    st.set_value(n.out, static_cast<double>(mx::astype(x, mx::float32, mx::Device::cpu).item<float>()));
+    st.set_value(n.out,
+                 static_cast<double>(mx::astype(x, mx::float32, mx::Device::cpu).item<float>()));
   } else {
     mx::array i = mx::astype(x, mx::int64, mx::Device::cpu);
     st.set_value(n.out, i.item<int64_t>());
@@ -53,9 +55,15 @@ void exec_int_binary(const IntBinaryNode& n, ExecutionState& st, StreamOrDevice)
   int64_t b = st.resolve(n.b);
   int64_t r = 0;
   switch (n.op) {
-    case ir::IntBinaryOp_Add: r = a + b; break;
-    case ir::IntBinaryOp_Sub: r = a - b; break;
-    case ir::IntBinaryOp_Mul: r = a * b; break;
+    case ir::IntBinaryOp_Add:
+      r = a + b;
+      break;
+    case ir::IntBinaryOp_Sub:
+      r = a - b;
+      break;
+    case ir::IntBinaryOp_Mul:
+      r = a * b;
+      break;
     case ir::IntBinaryOp_FloorDiv:
     case ir::IntBinaryOp_Mod: {
       if (b == 0) throw ExecutionError("integer division by zero");
@@ -64,8 +72,12 @@ void exec_int_binary(const IntBinaryNode& n, ExecutionState& st, StreamOrDevice)
       r = n.op == ir::IntBinaryOp_FloorDiv ? q : a - q * b;
       break;
     }
-    case ir::IntBinaryOp_Min: r = std::min(a, b); break;
-    case ir::IntBinaryOp_Max: r = std::max(a, b); break;
+    case ir::IntBinaryOp_Min:
+      r = std::min(a, b);
+      break;
+    case ir::IntBinaryOp_Max:
+      r = std::max(a, b);
+      break;
     default:
       throw ExecutionError("int_binary: unknown op " + std::to_string(int(n.op)));
   }

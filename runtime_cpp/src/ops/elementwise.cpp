@@ -7,11 +7,11 @@ namespace mlxd {
 
 using namespace mlxd::ops;
 
-#define MLXD_BINARY(fn, Node, expr)                                           \
-  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) {              \
-    const mx::array& a = st.tensor(n.a);                                      \
-    const mx::array& b = st.tensor(n.b);                                      \
-    st.set_tensor(n.out, expr);                                               \
+#define MLXD_BINARY(fn, Node, expr)                              \
+  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) { \
+    const mx::array& a = st.tensor(n.a);                         \
+    const mx::array& b = st.tensor(n.b);                         \
+    st.set_tensor(n.out, expr);                                  \
   }
 
 MLXD_BINARY(exec_add, AddNode, mx::add(a, b, s))
@@ -73,8 +73,8 @@ void exec_divide(const DivideNode& n, ExecutionState& st, StreamOrDevice s) {
       } else {
         // Integer division rounding toward zero: |a| // |b| with the sign of a*b.
         mx::array q = mx::floor_divide(mx::abs(a, s), mx::abs(b, s), s);
-        mx::array neg = mx::not_equal(mx::less(a, mx::array(0, t), s),
-                                      mx::less(b, mx::array(0, t), s), s);
+        mx::array neg =
+            mx::not_equal(mx::less(a, mx::array(0, t), s), mx::less(b, mx::array(0, t), s), s);
         st.set_tensor(n.out, mx::astype(mx::where(neg, mx::negative(q, s), q, s), t, s));
       }
       return;
@@ -83,7 +83,7 @@ void exec_divide(const DivideNode& n, ExecutionState& st, StreamOrDevice s) {
   throw ExecutionError("divide: unknown rounding mode " + std::to_string(int(n.rounding)));
 }
 
-#define MLXD_UNARY(fn, Node, expr)                              \
+#define MLXD_UNARY(fn, Node, expr)                               \
   void fn(const Node& n, ExecutionState& st, StreamOrDevice s) { \
     const mx::array& x = st.tensor(n.x);                         \
     st.set_tensor(n.out, expr);                                  \

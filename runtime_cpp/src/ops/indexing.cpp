@@ -26,8 +26,8 @@ void exec_take(const TakeNode& n, ExecutionState& st, StreamOrDevice s) {
 void exec_take_along_axis(const TakeAlongAxisNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   int axis = normalize_axis(n.axis, x.ndim(), "take_along_axis");
-  st.set_tensor(n.out, mx::take_along_axis(
-                           x, wrap_indices(st.tensor(n.indices), x.shape(axis), s), axis, s));
+  st.set_tensor(
+      n.out, mx::take_along_axis(x, wrap_indices(st.tensor(n.indices), x.shape(axis), s), axis, s));
 }
 
 void exec_index(const IndexNode& n, ExecutionState& st, StreamOrDevice s) {
@@ -57,9 +57,8 @@ void exec_index(const IndexNode& n, ExecutionState& st, StreamOrDevice s) {
 void exec_scatter_add(const ScatterAddNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   int axis = normalize_axis(n.axis, x.ndim(), "scatter_add");
-  st.set_tensor(n.out,
-                mx::scatter_add_axis(x, wrap_indices(st.tensor(n.indices), x.shape(axis), s),
-                                     st.tensor(n.updates), axis, s));
+  st.set_tensor(n.out, mx::scatter_add_axis(x, wrap_indices(st.tensor(n.indices), x.shape(axis), s),
+                                            st.tensor(n.updates), axis, s));
 }
 
 void exec_index_put(const IndexPutNode& n, ExecutionState& st, StreamOrDevice s) {

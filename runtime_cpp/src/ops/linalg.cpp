@@ -24,8 +24,8 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
 }
 
 void exec_addmm(const AddmmNode& n, ExecutionState& st, StreamOrDevice s) {
-  st.set_tensor(n.out, mx::addmm(st.tensor(n.bias), st.tensor(n.mat1), st.tensor(n.mat2),
-                                 n.alpha, n.beta, s));
+  st.set_tensor(n.out, mx::addmm(st.tensor(n.bias), st.tensor(n.mat1), st.tensor(n.mat2), n.alpha,
+                                 n.beta, s));
 }
 
 void exec_layer_norm(const LayerNormNode& n, ExecutionState& st, StreamOrDevice s) {
@@ -43,7 +43,8 @@ void exec_layer_norm(const LayerNormNode& n, ExecutionState& st, StreamOrDevice 
     return;
   }
   std::vector<int> axes;
-  for (int i = static_cast<int>(x.ndim()) - k; i < static_cast<int>(x.ndim()); ++i) axes.push_back(i);
+  for (int i = static_cast<int>(x.ndim()) - k; i < static_cast<int>(x.ndim()); ++i)
+    axes.push_back(i);
   mx::array xf = mx::astype(x, mx::float32, s);
   mx::array mean = mx::mean(xf, axes, /*keepdims=*/true, s);
   mx::array var = mx::var(xf, axes, /*keepdims=*/true, 0, s);
@@ -65,9 +66,9 @@ void exec_rms_norm(const RmsNormNode& n, ExecutionState& st, StreamOrDevice s) {
 // mx::conv_general on channels-last x (N, *spatial, C) and w (O, *k, C / groups).
 // MLX convolves groups in 1-D and 2-D only: 3-D groups are convolved one by one
 // (channel slices of x and w) and concatenated.
-static mx::array grouped_conv(const mx::array& x, const mx::array& w, const std::vector<int>& stride,
-                              const std::vector<int>& lo, const std::vector<int>& hi,
-                              const std::vector<int>& dilation,
+static mx::array grouped_conv(const mx::array& x, const mx::array& w,
+                              const std::vector<int>& stride, const std::vector<int>& lo,
+                              const std::vector<int>& hi, const std::vector<int>& dilation,
                               const std::vector<int>& input_dilation, int groups, bool flip,
                               StreamOrDevice s) {
   int nd = static_cast<int>(w.ndim()) - 2;
@@ -83,8 +84,9 @@ static mx::array grouped_conv(const mx::array& x, const mx::array& w, const std:
     mx::Shape w_start(w.ndim(), 0), w_stop(w.shape());
     w_start[0] = g * out_per_group;
     w_stop[0] = (g + 1) * out_per_group;
-    parts.push_back(mx::conv_general(mx::slice(x, x_start, x_stop, s), mx::slice(w, w_start, w_stop, s),
-                                     stride, lo, hi, dilation, input_dilation, 1, flip, s));
+    parts.push_back(mx::conv_general(mx::slice(x, x_start, x_stop, s),
+                                     mx::slice(w, w_start, w_stop, s), stride, lo, hi, dilation,
+                                     input_dilation, 1, flip, s));
   }
   return mx::concatenate(parts, -1, s);
 }
@@ -161,10 +163,10 @@ void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
   for (int i = 0; i < nd; ++i) to_first.push_back(i + 1);
   mx::array xin = mx::transpose(x, to_last, s);
   mx::array y = n.transposed
-      ? conv_transposed(xin, w, stride, padding, dilation,
-                        expand(n.output_padding, 0, "output_padding"), n.groups, s)
-      : grouped_conv(xin, mx::transpose(w, to_last, s), stride, padding, padding, dilation, {},
-                     n.groups, false, s);
+                    ? conv_transposed(xin, w, stride, padding, dilation,
+                                      expand(n.output_padding, 0, "output_padding"), n.groups, s)
+                    : grouped_conv(xin, mx::transpose(w, to_last, s), stride, padding, padding,
+                                   dilation, {}, n.groups, false, s);
   if (n.bias) y = mx::add(y, st.tensor(*n.bias), s);  // channels-last: bias broadcasts
   st.set_tensor(n.out, mx::transpose(y, to_first, s));
 }
@@ -174,9 +176,8 @@ void exec_conv(const ConvNode& n, ExecutionState& st, StreamOrDevice s) {
 // (-inf mask) or an average of all values (boolean mask).
 static mx::array zero_rows_that_see_no_key(const mx::array& out, const mx::array& mask,
                                            StreamOrDevice s) {
-  mx::array sees = mask.dtype() == mx::bool_
-                       ? mask
-                       : mx::greater(mask, mx::array(-INFINITY, mask.dtype()), s);
+  mx::array sees =
+      mask.dtype() == mx::bool_ ? mask : mx::greater(mask, mx::array(-INFINITY, mask.dtype()), s);
   mx::array any_key = mx::any(sees, -1, /*keepdims=*/true, s);
   return mx::where(any_key, out, mx::zeros({}, out.dtype(), s), s);
 }

@@ -6,22 +6,20 @@ namespace mlxd::ops {
 
 // The loader's ir::DType (flatc's enum) and the plugin interface's DType are
 // both generated from the schema's `DType`; the assertions keep them one.
-#define MLXD_SAME_DTYPE_CODE(name, code, bytes, torch, mlx, executorch)      \
-  static_assert(static_cast<int>(ir::DType_##name) == code &&               \
-                    static_cast<int>(DType::name) == code,                  \
-                "ir::DType and mlxd::DType disagree on " #name);
+#define MLXD_SAME_DTYPE_CODE(name, code, bytes, torch, mlx, executorch)                    \
+  static_assert(                                                                           \
+      static_cast<int>(ir::DType_##name) == code && static_cast<int>(DType::name) == code, \
+      "ir::DType and mlxd::DType disagree on " #name);
 MLXD_FOR_EACH_DTYPE(MLXD_SAME_DTYPE_CODE)
 #undef MLXD_SAME_DTYPE_CODE
 
-mx::Dtype to_mlx_dtype(ir::DType t) {
-  return plugin::to_mlx(static_cast<DType>(t));
-}
+mx::Dtype to_mlx_dtype(ir::DType t) { return plugin::to_mlx(static_cast<DType>(t)); }
 
 int normalize_axis(int axis, int ndim, const char* op) {
   int a = axis < 0 ? axis + ndim : axis;
   if (a < 0 || a >= ndim) {
-    throw ExecutionError(std::string(op) + ": axis " + std::to_string(axis) +
-                         " out of range for " + std::to_string(ndim) + " dimensions");
+    throw ExecutionError(std::string(op) + ": axis " + std::to_string(axis) + " out of range for " +
+                         std::to_string(ndim) + " dimensions");
   }
   return a;
 }

@@ -113,9 +113,8 @@ void exec_pool(const PoolNode& n, ExecutionState& st, StreamOrDevice s) {
         for (int o = 0; o < p.out; ++o) {
           int start = o * p.stride - p.padding;
           int end = std::min(start + p.kernel, p.length + p.padding);
-          counts[o] = n.count_include_pad
-                          ? end - start
-                          : std::min(end, p.length) - std::max(start, 0);
+          counts[o] =
+              n.count_include_pad ? end - start : std::min(end, p.length) - std::max(start, 0);
         }
         mx::array c(counts.data(), {p.out}, mx::float32);
         divisor = mx::multiply(divisor, along_axis(c, lead + a, rank, s), s);
@@ -133,8 +132,8 @@ void exec_pool(const PoolNode& n, ExecutionState& st, StreamOrDevice s) {
   int window_size = 1;
   for (const PoolAxis& p : axes) window_size *= p.kernel;
   flat_shape.push_back(window_size);
-  mx::array offset = mx::astype(
-      mx::argmax(mx::reshape(windows, flat_shape, s), -1, false, s), mx::int64, s);
+  mx::array offset =
+      mx::astype(mx::argmax(mx::reshape(windows, flat_shape, s), -1, false, s), mx::int64, s);
   mx::array index = mx::zeros({}, mx::int64, s);
   int64_t inner_window = window_size, inner_plane = 1;
   for (const PoolAxis& p : axes) inner_plane *= p.length;
@@ -149,8 +148,8 @@ void exec_pool(const PoolNode& n, ExecutionState& st, StreamOrDevice s) {
                                   mx::array(static_cast<int64_t>(p.stride), mx::int64), s),
                      mx::array(static_cast<int64_t>(p.padding), mx::int64), s),
         lead + a, rank, s);
-    mx::array coord =
-        mx::add(start, mx::multiply(k, mx::array(static_cast<int64_t>(p.dilation), mx::int64), s), s);
+    mx::array coord = mx::add(
+        start, mx::multiply(k, mx::array(static_cast<int64_t>(p.dilation), mx::int64), s), s);
     index = mx::add(index, mx::multiply(coord, mx::array(inner_plane, mx::int64), s), s);
   }
   st.set_tensor(*n.indices_out, index);

@@ -5,13 +5,13 @@ namespace mlxd {
 
 using namespace mlxd::ops;
 
-#define MLXD_REDUCE(fn, Node, mlx_fn, name)                                      \
-  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) {                 \
-    const mx::array& x = st.tensor(n.x);                                         \
-    if (x.ndim() == 0) {                                                         \
-      st.set_tensor(n.out, mlx_fn(x, n.keepdims, s));                            \
-      return;                                                                    \
-    }                                                                            \
+#define MLXD_REDUCE(fn, Node, mlx_fn, name)                                              \
+  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) {                         \
+    const mx::array& x = st.tensor(n.x);                                                 \
+    if (x.ndim() == 0) {                                                                 \
+      st.set_tensor(n.out, mlx_fn(x, n.keepdims, s));                                    \
+      return;                                                                            \
+    }                                                                                    \
     st.set_tensor(n.out, mlx_fn(x, reduce_axes(n.axes, x.ndim(), name), n.keepdims, s)); \
   }
 

@@ -8,11 +8,16 @@ namespace mlxd {
 
 const char* slot_class_name(SlotClass c) noexcept {
   switch (c) {
-    case SlotClass::constant: return "constant";
-    case SlotClass::input: return "input";
-    case SlotClass::output: return "output";
-    case SlotClass::mutable_buffer: return "mutable buffer";
-    case SlotClass::temp: return "temp";
+    case SlotClass::constant:
+      return "constant";
+    case SlotClass::input:
+      return "input";
+    case SlotClass::output:
+      return "output";
+    case SlotClass::mutable_buffer:
+      return "mutable buffer";
+    case SlotClass::temp:
+      return "temp";
   }
   return "unknown";
 }
@@ -24,7 +29,8 @@ void ExecutionState::bind(const MLXGraph& p) {
     throw LoadError("program declares " + std::to_string(total) + " tensor slots (limit 16M)");
   }
   if (p.num_values > (1u << 24)) {
-    throw LoadError("program declares " + std::to_string(p.num_values) + " value slots (limit 16M)");
+    throw LoadError("program declares " + std::to_string(p.num_values) +
+                    " value slots (limit 16M)");
   }
   if (!p.tensor_meta.empty() && p.tensor_meta.size() != total) {
     throw LoadError("program has " + std::to_string(p.tensor_meta.size()) +
@@ -73,11 +79,14 @@ std::string ExecutionState::describe(Tid t) const {
 
 std::optional<mx::array>& ExecutionState::slot_ref(Tid t) {
   switch (slot_class(t)) {
-    case SlotClass::constant: return constants_[t.idx];
-    case SlotClass::mutable_buffer: return mutable_buffers_[t.idx - first_mutable_];
+    case SlotClass::constant:
+      return constants_[t.idx];
+    case SlotClass::mutable_buffer:
+      return mutable_buffers_[t.idx - first_mutable_];
     case SlotClass::temp:
       return tensors_[t.idx - num_constants_ - (first_temp_ - first_mutable_)];
-    default: return tensors_[t.idx - num_constants_];
+    default:
+      return tensors_[t.idx - num_constants_];
   }
 }
 
@@ -165,7 +174,7 @@ mx::array ExecutionState::operand(const TidOrVid& x, std::optional<mx::Dtype> dt
   if (x.tid) return tensor(*x.tid);
   if (!x.vid) throw ExecutionError("operand has neither a tensor nor a value slot");
   const Value& v = value(*x.vid);
-  mx::array a = std::holds_alternative<double>(v)   ? mx::array(std::get<double>(v), mx::float32)
+  mx::array a = std::holds_alternative<double>(v) ? mx::array(std::get<double>(v), mx::float32)
                 : std::holds_alternative<bool>(v) ? mx::array(std::get<bool>(v))
                                                   : mx::array(int_value(*x.vid), mx::int64);
   if (dtype_like) a = mx::astype(a, *dtype_like);

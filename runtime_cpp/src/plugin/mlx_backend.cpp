@@ -20,7 +20,7 @@ namespace mlxd::plugin {
 mx::Dtype to_mlx(DType t) {
   switch (t) {
 #define MLXD_DTYPE_TO_MLX(name, code, bytes, torch, mlx, executorch) \
-  case DType::name:                                                   \
+  case DType::name:                                                  \
     return mx::mlx;
     MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_TO_MLX)
 #undef MLXD_DTYPE_TO_MLX
@@ -31,7 +31,7 @@ mx::Dtype to_mlx(DType t) {
 DType from_mlx(mx::Dtype t) {
   switch (t.val()) {
 #define MLXD_DTYPE_FROM_MLX(name, code, bytes, torch, mlx, executorch) \
-  case mx::Dtype::Val::mlx:                                             \
+  case mx::Dtype::Val::mlx:                                            \
     return DType::name;
     MLXD_FOR_EACH_DTYPE(MLXD_DTYPE_FROM_MLX)
 #undef MLXD_DTYPE_FROM_MLX
@@ -134,8 +134,7 @@ MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
 mx::Device MlxBackend::device(int device_index) const {
   if (device_index < 0 || device_index >= info_.device_count) {
     throw std::out_of_range(info_.name + ": device index " + std::to_string(device_index) +
-                            " out of range (" + std::to_string(info_.device_count) +
-                            " device(s))");
+                            " out of range (" + std::to_string(info_.device_count) + " device(s))");
   }
   return mx::Device(info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
                     device_index);

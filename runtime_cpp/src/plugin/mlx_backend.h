@@ -38,14 +38,12 @@ class MlxBackend final : public BackendInterface {
   int device_count() const override { return info_.device_count; }
   const BackendInfo::PropertyMap& device_info(int device_index) const override;
 
-  std::unique_ptr<ProgramHandle> load_program(int device_index, const uint8_t* payload,
-                                              size_t size,
+  std::unique_ptr<ProgramHandle> load_program(int device_index, const uint8_t* payload, size_t size,
                                               const ConstantResolver& constants) override;
   void execute(ProgramHandle& program, const std::vector<TensorView>& inputs,
                std::vector<OutputBuffer>& outputs) override;
-  double run_builtin(const std::string& op, int device_index,
-                     const std::vector<TensorView>& inputs, std::vector<OutputBuffer>& outputs,
-                     int repeat) override;
+  double run_builtin(const std::string& op, int device_index, const std::vector<TensorView>& inputs,
+                     std::vector<OutputBuffer>& outputs, int repeat) override;
   void synchronize(int device_index) override;
 
   size_t get_active_memory() const override { return mlx::core::get_active_memory(); }

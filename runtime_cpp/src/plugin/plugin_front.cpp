@@ -80,8 +80,8 @@ int score() {
   auto cu_init = reinterpret_cast<cu_init_fn>(dlsym(h, "cuInit"));
   auto cu_count = reinterpret_cast<cu_count_fn>(dlsym(h, "cuDeviceGetCount"));
   int count = 0;
-  bool ok = cu_init != nullptr && cu_count != nullptr && cu_init(0) == 0 &&
-            cu_count(&count) == 0 && count > 0;
+  bool ok = cu_init != nullptr && cu_count != nullptr && cu_init(0) == 0 && cu_count(&count) == 0 &&
+            count > 0;
   return ok ? 100 : 0;  // the driver stays loaded: CUDA would reload it anyway
 #elif MLXD_SCORE_KIND == MLXD_SCORE_METAL
 #if defined(__APPLE__)

@@ -94,8 +94,8 @@ void MlxProgram::validate() const {
   auto check_ref = [&](const SlotRef& r, const char* map) {
     if (r.kind == ir::SlotKind_Tensor) {
       if (r.idx >= state_.num_tensor_slots()) {
-        throw LoadError(std::string(map) + " names tensor slot " + std::to_string(r.idx) +
-                        " of " + std::to_string(state_.num_tensor_slots()));
+        throw LoadError(std::string(map) + " names tensor slot " + std::to_string(r.idx) + " of " +
+                        std::to_string(state_.num_tensor_slots()));
       }
     } else if (r.kind == ir::SlotKind_Value) {
       if (r.idx >= state_.num_value_slots()) {
@@ -110,7 +110,8 @@ void MlxProgram::validate() const {
   for (const auto& r : g.output_map) check_ref(r, "output_map");
   for (const auto& r : g.mutable_buffer_map) {
     check_ref(r, "mutable_buffer_map");
-    if (r.kind != ir::SlotKind_Tensor || state_.slot_class(Tid{r.idx}) != SlotClass::mutable_buffer) {
+    if (r.kind != ir::SlotKind_Tensor ||
+        state_.slot_class(Tid{r.idx}) != SlotClass::mutable_buffer) {
       throw LoadError("mutable_buffer_map entry " + std::to_string(r.idx) +
                       " is not a mutable buffer slot");
     }
@@ -208,8 +209,7 @@ void MlxProgram::run_chain(uint32_t chain) {
       dispatch(instr, state_, s);
     } catch (const std::exception& e) {
       throw std::runtime_error(backend_ + ": instruction " + std::to_string(i) + " of chain " +
-                               std::to_string(chain) + " (" + op_name(instr.op) +
-                               "): " + e.what());
+                               std::to_string(chain) + " (" + op_name(instr.op) + "): " + e.what());
     }
     if (log_ops) {
       std::cerr << "[mlx-delegate op] " << backend_ << " chain " << chain << " #" << i << " "
@@ -227,11 +227,36 @@ void MlxProgram::bind_input(const SlotRef& ref, const TensorView& view, size_t p
     }
     Value v;
     switch (view.dtype) {
-      case DType::Int64: { int64_t x; std::memcpy(&x, view.data, 8); v = x; break; }
-      case DType::Int32: { int32_t x; std::memcpy(&x, view.data, 4); v = int64_t(x); break; }
-      case DType::Float32: { float x; std::memcpy(&x, view.data, 4); v = double(x); break; }
-      case DType::Float64: { double x; std::memcpy(&x, view.data, 8); v = x; break; }
-      case DType::Bool: { uint8_t x; std::memcpy(&x, view.data, 1); v = x != 0; break; }
+      case DType::Int64: {
+        int64_t x;
+        std::memcpy(&x, view.data, 8);
+        v = x;
+        break;
+      }
+      case DType::Int32: {
+        int32_t x;
+        std::memcpy(&x, view.data, 4);
+        v = int64_t(x);
+        break;
+      }
+      case DType::Float32: {
+        float x;
+        std::memcpy(&x, view.data, 4);
+        v = double(x);
+        break;
+      }
+      case DType::Float64: {
+        double x;
+        std::memcpy(&x, view.data, 8);
+        v = x;
+        break;
+      }
+      case DType::Bool: {
+        uint8_t x;
+        std::memcpy(&x, view.data, 1);
+        v = x != 0;
+        break;
+      }
       default:
         throw std::invalid_argument("input " + std::to_string(position) + ": a " +
                                     dtype_name(view.dtype) + " scalar value is not supported");
