@@ -244,6 +244,8 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_pool(std::get<PoolNode>(instruction.node), state, stream);
     case OpCode::UPSAMPLE:
       return exec_upsample(std::get<UpsampleNode>(instruction.node), state, stream);
+    case OpCode::LOGICAL_XOR:
+      return exec_logical_xor(std::get<LogicalXorNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

@@ -247,6 +247,8 @@ const char* op_name(OpCode op) {
       return "Pool";
     case OpCode::UPSAMPLE:
       return "Upsample";
+    case OpCode::LOGICAL_XOR:
+      return "LogicalXor";
   }
   return "unknown";
 }
@@ -2240,6 +2242,23 @@ UpsampleNode load_UpsampleNode(const ::mlxd::ir::UpsampleNode* fb) {
   return out;
 }
 
+LogicalXorNode load_LogicalXorNode(const ::mlxd::ir::LogicalXorNode* fb) {
+  LogicalXorNode out;
+  {
+    const auto* value = present(fb->a(), "LogicalXorNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "LogicalXorNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "LogicalXorNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
 Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
   Instruction out;
   switch (fb->op_type()) {
@@ -2717,6 +2736,10 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::UPSAMPLE;
       out.node = load_UpsampleNode(present(fb->op_as_UpsampleNode(), "UpsampleNode"));
       break;
+    case ::mlxd::ir::OpNode_LogicalXorNode:
+      out.op = OpCode::LOGICAL_XOR;
+      out.node = load_LogicalXorNode(present(fb->op_as_LogicalXorNode(), "LogicalXorNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -2945,6 +2968,7 @@ void write_json(std::string& out, const SortNode& value);
 void write_json(std::string& out, const RollNode& value);
 void write_json(std::string& out, const PoolNode& value);
 void write_json(std::string& out, const UpsampleNode& value);
+void write_json(std::string& out, const LogicalXorNode& value);
 void write_json(std::string& out, const Instruction& value);
 void write_json(std::string& out, const InstructionChain& value);
 void write_json(std::string& out, const MLXGraph& value);
@@ -4405,6 +4429,17 @@ void write_json(std::string& out, const UpsampleNode& value) {
   write_json(out, value.out_size);
   out += ",\"scales\":";
   write_json(out, value.scales);
+  out += '}';
+}
+
+void write_json(std::string& out, const LogicalXorNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
   out += '}';
 }
 

@@ -142,9 +142,10 @@ enum class OpCode : uint32_t {
   ROLL = 116,
   POOL = 117,
   UPSAMPLE = 118,
+  LOGICAL_XOR = 119,
 };
 
-inline constexpr uint32_t kOpCount = 118;
+inline constexpr uint32_t kOpCount = 119;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -930,6 +931,12 @@ struct UpsampleNode {
   std::vector<double> scales;
 };
 
+struct LogicalXorNode {
+  Tid a;
+  Tid b;
+  Tid out;
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -946,7 +953,7 @@ using NodeVariant = std::variant<
     ArcTanNode, ArcSinhNode, ArcCoshNode, ArcTanhNode, Log2Node, Log10Node, Log1pNode, Expm1Node,
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
-    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode>;
+    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode>;
 
 struct Instruction {
   OpCode op{};

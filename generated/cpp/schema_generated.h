@@ -391,6 +391,9 @@ struct PoolNodeBuilder;
 struct UpsampleNode;
 struct UpsampleNodeBuilder;
 
+struct LogicalXorNode;
+struct LogicalXorNodeBuilder;
+
 struct Instruction;
 struct InstructionBuilder;
 
@@ -663,7 +666,6 @@ inline const char *EnumNameUpsampleMode(UpsampleMode e) {
   return EnumNamesUpsampleMode()[index];
 }
 
-/// Every op. Append only: a member's position is its OpCode.
 enum OpNode : uint8_t {
   OpNode_NONE = 0,
   OpNode_AddNode = 1,
@@ -784,11 +786,12 @@ enum OpNode : uint8_t {
   OpNode_RollNode = 116,
   OpNode_PoolNode = 117,
   OpNode_UpsampleNode = 118,
+  OpNode_LogicalXorNode = 119,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_UpsampleNode
+  OpNode_MAX = OpNode_LogicalXorNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[119] {
+inline const OpNode (&EnumValuesOpNode())[120] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -908,13 +911,14 @@ inline const OpNode (&EnumValuesOpNode())[119] {
     OpNode_SortNode,
     OpNode_RollNode,
     OpNode_PoolNode,
-    OpNode_UpsampleNode
+    OpNode_UpsampleNode,
+    OpNode_LogicalXorNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[120] = {
+  static const char * const names[121] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1034,13 +1038,14 @@ inline const char * const *EnumNamesOpNode() {
     "RollNode",
     "PoolNode",
     "UpsampleNode",
+    "LogicalXorNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_UpsampleNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_LogicalXorNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1519,6 +1524,10 @@ template<> struct OpNodeTraits<mlxd::ir::PoolNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::UpsampleNode> {
   static const OpNode enum_value = OpNode_UpsampleNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::LogicalXorNode> {
+  static const OpNode enum_value = OpNode_LogicalXorNode;
 };
 
 template <bool B = false>
@@ -10420,6 +10429,73 @@ inline ::flatbuffers::Offset<UpsampleNode> CreateUpsampleNodeDirect(
       scales__);
 }
 
+/// Every op. Append only: a member's position is its OpCode.
+/// Operands arrive as bool (nonzero is true).
+struct LogicalXorNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef LogicalXorNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct LogicalXorNodeBuilder {
+  typedef LogicalXorNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(LogicalXorNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(LogicalXorNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(LogicalXorNode::VT_OUT, out);
+  }
+  explicit LogicalXorNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<LogicalXorNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<LogicalXorNode>(end);
+    fbb_.Required(o, LogicalXorNode::VT_A);
+    fbb_.Required(o, LogicalXorNode::VT_B);
+    fbb_.Required(o, LogicalXorNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<LogicalXorNode> CreateLogicalXorNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  LogicalXorNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  return builder_.Finish();
+}
+
 struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -10786,6 +10862,9 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   }
   const mlxd::ir::UpsampleNode *op_as_UpsampleNode() const {
     return op_type() == mlxd::ir::OpNode_UpsampleNode ? static_cast<const mlxd::ir::UpsampleNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::LogicalXorNode *op_as_LogicalXorNode() const {
+    return op_type() == mlxd::ir::OpNode_LogicalXorNode ? static_cast<const mlxd::ir::LogicalXorNode *>(op()) : nullptr;
   }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
@@ -11267,6 +11346,10 @@ template<> inline const mlxd::ir::PoolNode *Instruction::op_as<mlxd::ir::PoolNod
 
 template<> inline const mlxd::ir::UpsampleNode *Instruction::op_as<mlxd::ir::UpsampleNode>() const {
   return op_as_UpsampleNode();
+}
+
+template<> inline const mlxd::ir::LogicalXorNode *Instruction::op_as<mlxd::ir::LogicalXorNode>() const {
+  return op_as_LogicalXorNode();
 }
 
 struct InstructionBuilder {
@@ -12066,6 +12149,10 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_UpsampleNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::UpsampleNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_LogicalXorNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::LogicalXorNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

@@ -1304,6 +1304,17 @@ class UpsampleNode:
     scales: list[float] | None = None
 
 
+# Every op. Append only: a member's position is its OpCode.
+# Operands arrive as bool (nonzero is true).
+@_dataclasses.dataclass(kw_only=True)
+class LogicalXorNode:
+    """table mlxd.ir.LogicalXorNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+
+
 @_dataclasses.dataclass(kw_only=True)
 class Instruction:
     """table mlxd.ir.Instruction"""
@@ -1360,7 +1371,6 @@ class PayloadHeader:
     data_size: int = 0
 
 
-# Every op. Append only: a member's position is its OpCode.
 OpNode = _typing.Union[
     AddNode,
     SubtractNode,
@@ -1480,6 +1490,7 @@ OpNode = _typing.Union[
     RollNode,
     PoolNode,
     UpsampleNode,
+    LogicalXorNode,
 ]
 
 
@@ -1605,6 +1616,7 @@ class OpNodeType(_enum.IntEnum):
     RollNode = 116
     PoolNode = 117
     UpsampleNode = 118
+    LogicalXorNode = 119
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1727,6 +1739,7 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     RollNode: OpNodeType.RollNode,
     PoolNode: OpNodeType.PoolNode,
     UpsampleNode: OpNodeType.UpsampleNode,
+    LogicalXorNode: OpNodeType.LogicalXorNode,
 }
 
 
@@ -3819,6 +3832,23 @@ class Builders:
         builder.PrependBoolSlot(3, obj.align_corners, False)
         return builder.EndObject()
 
+    def build_LogicalXorNode(self, builder, obj):
+        """Write table mlxd.ir.LogicalXorNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.LogicalXorNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.LogicalXorNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.LogicalXorNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
     def build_OpNode(self, builder, kind, value):
         """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
         returns its offset."""
@@ -4178,6 +4208,9 @@ class Builders:
         if kind == 118:
             _check_member(value, UpsampleNode, "mlxd.ir.OpNode.UpsampleNode")
             return self.build_UpsampleNode(builder, value)
+        if kind == 119:
+            _check_member(value, LogicalXorNode, "mlxd.ir.OpNode.LogicalXorNode")
+            return self.build_LogicalXorNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

@@ -1238,6 +1238,16 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="scales", type="[float64]", role="literal", required=False),
         ),
     ),
+    119: OpInfo(
+        code=119,
+        name="LogicalXor",
+        table="LogicalXorNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

@@ -2,6 +2,7 @@
 
 from . import (
     creation,
+    declared,
     elementwise,
     indexing,
     nn,

@@ -50,6 +50,7 @@ MATH_UNARY = {
     "trunc": Unary(torch.trunc, -5.0, 5.0),
     "fix": Unary(torch.fix, -5.0, 5.0),  # decomposes into trunc
     "square": Unary(torch.square),
+    "sgn": Unary(torch.sgn),  # declared in the schema: SignNode's `aten` lists sgn.default
 }
 
 for _name, _spec in MATH_UNARY.items():
@@ -59,6 +60,29 @@ for _name, _spec in MATH_UNARY.items():
     if _name == "sign":
         _configs.append(C("zeros_and_infs", _spec.fn, T(values=(0.0, -0.0, INF, -INF, 2.5, -0.5))))
     case(_name, _configs, tolerances=LOOSE)
+
+# Declared in the schema (mlx: and aten: on LogicalXorNode), nothing hand-written.
+case(
+    "logical_xor",
+    [
+        C("bool", torch.logical_xor, T((3, 4), boolean), T((3, 4), boolean)),
+        C(
+            "float_nonzero",
+            torch.logical_xor,
+            T(values=(0.0, 1.5, -2.0, 0.0)),
+            T(values=(0.0, 0.0, 3.0, -1.0)),
+        ),
+        C("int_broadcast", torch.logical_xor, T((2, 3, 4), i32, -2, 2), T((4,), i64, -2, 2)),
+        C("mixed_dtypes", torch.logical_xor, T((3, 4), f16), T((3, 4), boolean)),
+        C(
+            "dynamic_batch",
+            torch.logical_xor,
+            T((4, 3)),
+            T((4, 3), boolean),
+            dynamic={0: {0: BATCH}, 1: {0: BATCH}},
+        ),
+    ],
+)
 
 case(
     "bitwise_not",

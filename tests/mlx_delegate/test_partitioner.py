@@ -131,6 +131,7 @@ CASES = {
         [(1, 2, 2, 2, 3)],
         "Upsample",
     ),
+    "aten::sgn": (lambda x: torch.sgn(x).transpose(1, 2).reshape(2, -1), [(2, 3, 4)], "Sign"),
     "aten::square": (
         lambda x: torch.square(x).transpose(1, 2).reshape(2, -1),
         [(2, 3, 4)],

@@ -2,7 +2,6 @@
 
 # namespace: ir
 
-# Every op. Append only: a member's position is its OpCode.
 class OpNode(object):
     NONE = 0
     AddNode = 1
@@ -123,3 +122,4 @@ class OpNode(object):
     RollNode = 116
     PoolNode = 117
     UpsampleNode = 118
+    LogicalXorNode = 119

@@ -1,0 +1,75 @@
+"""Declared lowering: the IR schema's op tables that carry `mlx: "f"` and
+`aten: "op.overload ..."` map one-to-one onto `mlx::core::f`. For each, this
+target writes the C++ `exec_*` function and a Python table from which the
+compiler registers the ATen overloads (mlx_delegate/ops/declared.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jinja2
+
+from ..diagnostics import SchemaError
+from ..model import Schema, Table, TypeKind
+from ..naming import schema_stem
+from .ir_view import IrView, Op, ir_view
+
+OPERAND_NAMES = (("x",), ("a", "b"))  # unary, binary
+SLOT_TYPE = "Tid"
+
+
+@dataclass(frozen=True)
+class DeclaredOp:
+    table: str  # `SinNode`
+    exec_name: str  # `exec_sin`
+    mlx: str  # `sin`: mlx::core::sin
+    operands: tuple[str, ...]  # the fields read, in the MLX function's argument order
+    aten: tuple[str, ...]  # `sin.default`, ...
+
+
+def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
+    view = ir_view(schema)
+    if view is None:
+        return {}
+    ops = declared_ops(view)
+    context = dict(schema=schema, ops=ops)
+    return {
+        "cpp/mlx_declared_ops.cpp": env.get_template("ir/cpp/mlx_declared_ops.cpp.j2").render(
+            **context
+        ),
+        f"python/{schema_stem(schema.path)}_declared.py": env.get_template(
+            "ir/declared.py.j2"
+        ).render(**context),
+    }
+
+
+def declared_ops(view: IrView) -> tuple[DeclaredOp, ...]:
+    return tuple(_declared(op) for op in view.ops if _attribute(op.table, "mlx") is not None)
+
+
+def _declared(op: Op) -> DeclaredOp:
+    table = op.table
+    mlx, aten = _attribute(table, "mlx"), _attribute(table, "aten")
+    if not mlx or not mlx.isidentifier():
+        raise SchemaError.at(table.location, f"`{table.name}`: mlx must name an MLX function")
+    if not aten or not aten.split():
+        raise SchemaError.at(
+            table.location, f"`{table.name}` declares `mlx` but no `aten` overloads to lower"
+        )
+    names = tuple(f.name for f in table.fields)
+    operands = next((o for o in OPERAND_NAMES if names == (*o, "out")), None)
+    slots = all(
+        f.type.kind is TypeKind.STRUCT and f.type.decl.rsplit(".", 1)[-1] == SLOT_TYPE
+        for f in table.fields
+    )
+    if operands is None or not slots or not all(f.required for f in table.fields):
+        raise SchemaError.at(
+            table.location,
+            f"`{table.name}`: a declared op's fields are its operands and `out`, required "
+            f"`{SLOT_TYPE}`s: `x, out` or `a, b, out`",
+        )
+    return DeclaredOp(table.name, op.exec_name, mlx, operands, tuple(aten.split()))
+
+
+def _attribute(table: Table, name: str):
+    return next((a.value for a in table.attributes if a.name == name), None)

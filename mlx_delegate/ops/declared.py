@@ -1,0 +1,46 @@
+"""Handlers of the ops the schema declares one-to-one onto an MLX function
+(`mlx:` and `aten:` on the op table; generated/python/schema_declared.py): the
+operands are cast to the output's dtype (PyTorch's type promotion) and the
+node reads them in its declared order. The runtime side is generated too."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import torch
+from torch.fx import Node
+
+from .._generated import load
+from ..builder import REGISTRY
+from ..builder.program_builder import ProgramBuilder
+from ..ir import schema as ir
+
+DECLARED_OPS = load("mlx_delegate.ir.declared", "schema_declared.py").DECLARED_OPS
+
+
+def lower_declared(node_class, operands: tuple[str, ...], b: ProgramBuilder, node: Node) -> None:
+    dtype = b.val(node).dtype
+    slots = {name: b.operand(arg, dtype).tid for name, arg in zip(operands, node.args)}
+    b.emit(node_class(**slots, out=b.out(node).tid))
+
+
+def aten_overload(name: str):
+    """`sin.default` -> torch.ops.aten.sin.default."""
+    packet, overload_name = name.split(".")
+    return getattr(getattr(torch.ops.aten, packet), overload_name)
+
+
+def _register(op) -> None:
+    """Overloads outside core ATen are kept whole: ExecuTorch would decompose
+    them (sgn into sign) before we see them."""
+    handler = partial(lower_declared, getattr(ir, op.table), op.operands)
+    overloads = [aten_overload(name) for name in op.aten]
+    core = [o for o in overloads if torch.Tag.core in o.tags]
+    if core:
+        REGISTRY.register(core)(handler)
+    if len(core) < len(overloads):
+        REGISTRY.register([o for o in overloads if o not in core], keep_whole=True)(handler)
+
+
+for _op in DECLARED_OPS:
+    _register(_op)

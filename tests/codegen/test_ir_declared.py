@@ -1,0 +1,67 @@
+"""Declared lowering (codegen/targets/ir_declared.py): op tables with `mlx:` and
+`aten:` get a generated exec_* body and a compiler registration, and a table
+that cannot be declared so is a located error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mlx_delegate._generated import load
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = (REPO / "schema" / "schema.fbs").read_text()
+DECLARED = load("mlx_delegate.ir.declared", "schema_declared.py").DECLARED_OPS
+
+
+def test_declarations_reach_both_languages():
+    by_table = {op.table: op for op in DECLARED}
+    assert by_table["SinNode"].operands == ("x",) and by_table["SinNode"].aten == ("sin.default",)
+    assert by_table["SignNode"].aten == ("sign.default", "sgn.default")
+    assert by_table["LogicalXorNode"].operands == ("a", "b")
+    cpp = (REPO / "generated" / "cpp" / "mlx_declared_ops.cpp").read_text()
+    assert "void exec_sin(const SinNode& node" in cpp and "mlx::core::sin(" in cpp
+    assert len(DECLARED) == cpp.count("void exec_")
+
+
+def test_declared_ops_are_registered_for_their_overloads():
+    import torch
+
+    from mlx_delegate.builder import REGISTRY
+
+    assert REGISTRY.lookup(torch.ops.aten.sin.default) is not None
+    kept = REGISTRY.keep_whole()
+    assert torch.ops.aten.sgn.default in kept  # not core ATen: kept whole
+    assert torch.ops.aten.sin.default not in kept
+
+
+def _error(schema_text: str, tmp_path: Path) -> str:
+    (tmp_path / "schema.fbs").write_text(schema_text)
+    result = subprocess.run(
+        [sys.executable, "-m", "codegen", "generate", "--schema", "schema.fbs", "--out", "out",
+         "--skip-flatc"],
+        cwd=tmp_path, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert not (tmp_path / "out").exists()
+    return result.stderr.splitlines()[0]
+
+
+def test_a_declared_op_needs_aten_overloads(tmp_path: Path):
+    broken = SCHEMA.replace('table SinNode (mlx: "sin", aten: "sin.default")',
+                            'table SinNode (mlx: "sin")')  # fmt: skip
+    row = next(i for i, l in enumerate(broken.splitlines(), 1) if l.startswith("table SinNode"))
+    assert _error(broken, tmp_path) == (
+        f"schema.fbs:{row}:7: error: `SinNode` declares `mlx` but no `aten` overloads to lower"
+    )
+
+
+def test_a_declared_op_has_only_operands_and_out(tmp_path: Path):
+    broken = SCHEMA.replace(
+        'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); }',
+        'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); k: int; }',
+    )  # fmt: skip
+    assert "a declared op's fields are its operands and `out`" in _error(broken, tmp_path)
