@@ -63,6 +63,14 @@ class HandlerRegistry:
         _load_handlers()
         return list(self._keep_whole)
 
+    def keep_whole_keys(self) -> set:
+        return {target_key(t) for t in self.keep_whole()}
+
+    def handlers(self) -> dict[object, Handler]:
+        """Target key -> handler."""
+        _load_handlers()
+        return dict(self._handlers)
+
 
 def target_key(target: object) -> object:
     """ATen ops and their edge-dialect wrappers share one key, `aten::add.Tensor`;
