@@ -1,11 +1,9 @@
 // generated from schema/schema.fbs by templates/ir/cpp/mlx_program.cpp.j2, do not edit
 #include "mlx_program.h"
 
-#include <charconv>
-#include <cstdio>
-#include <cmath>
 #include <string>
-#include <type_traits>
+
+#include "mlx_delegate/json_writer.h"
 
 namespace mlxd {
 
@@ -2795,222 +2793,160 @@ MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
   return out;
 }
 
-// ---- JSON -------------------------------------------------------------------
+}  // namespace
 
-template <typename T>
-  requires std::is_floating_point_v<T>
-void write_json(std::string& out, T value) {
-  if (std::isnan(value)) {
-    out += "NaN";
-  } else if (std::isinf(value)) {
-    out += value > 0 ? "Infinity" : "-Infinity";
-  } else {
-    // As a double: the exact value of a float, which JSON readers parse back.
-    char text[64];
-    out.append(text, std::to_chars(text, text + sizeof text, static_cast<double>(value)).ptr);
-  }
-}
+// ---- JSON: records; scalars, strings, optionals and vectors in json_writer.h ----
 
-void write_json(std::string& out, bool value) { out += value ? "true" : "false"; }
+static void write_json(std::string& out, const Tid& value);
+static void write_json(std::string& out, const Vid& value);
+static void write_json(std::string& out, const IntOrVid& value);
+static void write_json(std::string& out, const FloatOrVid& value);
+static void write_json(std::string& out, const TidOrVid& value);
+static void write_json(std::string& out, const SlotRef& value);
+static void write_json(std::string& out, const TensorMeta& value);
+static void write_json(std::string& out, const NamedSlot& value);
+static void write_json(std::string& out, const AddNode& value);
+static void write_json(std::string& out, const SubtractNode& value);
+static void write_json(std::string& out, const MultiplyNode& value);
+static void write_json(std::string& out, const DivideNode& value);
+static void write_json(std::string& out, const PowerNode& value);
+static void write_json(std::string& out, const MaximumNode& value);
+static void write_json(std::string& out, const MinimumNode& value);
+static void write_json(std::string& out, const EqualNode& value);
+static void write_json(std::string& out, const NotEqualNode& value);
+static void write_json(std::string& out, const LessNode& value);
+static void write_json(std::string& out, const LessEqualNode& value);
+static void write_json(std::string& out, const GreaterNode& value);
+static void write_json(std::string& out, const GreaterEqualNode& value);
+static void write_json(std::string& out, const LogicalAndNode& value);
+static void write_json(std::string& out, const LogicalOrNode& value);
+static void write_json(std::string& out, const NegNode& value);
+static void write_json(std::string& out, const AbsNode& value);
+static void write_json(std::string& out, const ExpNode& value);
+static void write_json(std::string& out, const LogNode& value);
+static void write_json(std::string& out, const SqrtNode& value);
+static void write_json(std::string& out, const RsqrtNode& value);
+static void write_json(std::string& out, const SinNode& value);
+static void write_json(std::string& out, const CosNode& value);
+static void write_json(std::string& out, const TanhNode& value);
+static void write_json(std::string& out, const SigmoidNode& value);
+static void write_json(std::string& out, const ErfNode& value);
+static void write_json(std::string& out, const FloorNode& value);
+static void write_json(std::string& out, const CeilNode& value);
+static void write_json(std::string& out, const RoundNode& value);
+static void write_json(std::string& out, const ReciprocalNode& value);
+static void write_json(std::string& out, const LogicalNotNode& value);
+static void write_json(std::string& out, const ReluNode& value);
+static void write_json(std::string& out, const SiluNode& value);
+static void write_json(std::string& out, const GeluNode& value);
+static void write_json(std::string& out, const LeakyReluNode& value);
+static void write_json(std::string& out, const ClipNode& value);
+static void write_json(std::string& out, const WhereNode& value);
+static void write_json(std::string& out, const AsTypeNode& value);
+static void write_json(std::string& out, const CopyNode& value);
+static void write_json(std::string& out, const SumNode& value);
+static void write_json(std::string& out, const MeanNode& value);
+static void write_json(std::string& out, const MaxNode& value);
+static void write_json(std::string& out, const MinNode& value);
+static void write_json(std::string& out, const ProdNode& value);
+static void write_json(std::string& out, const AnyNode& value);
+static void write_json(std::string& out, const AllNode& value);
+static void write_json(std::string& out, const VarNode& value);
+static void write_json(std::string& out, const StdNode& value);
+static void write_json(std::string& out, const ArgMaxNode& value);
+static void write_json(std::string& out, const ArgMinNode& value);
+static void write_json(std::string& out, const CumSumNode& value);
+static void write_json(std::string& out, const SoftmaxNode& value);
+static void write_json(std::string& out, const LogSoftmaxNode& value);
+static void write_json(std::string& out, const LinearNode& value);
+static void write_json(std::string& out, const AddmmNode& value);
+static void write_json(std::string& out, const MatmulNode& value);
+static void write_json(std::string& out, const LayerNormNode& value);
+static void write_json(std::string& out, const RmsNormNode& value);
+static void write_json(std::string& out, const ConvNode& value);
+static void write_json(std::string& out, const ScaledDotProductAttentionNode& value);
+static void write_json(std::string& out, const ReshapeNode& value);
+static void write_json(std::string& out, const TransposeNode& value);
+static void write_json(std::string& out, const ExpandDimsNode& value);
+static void write_json(std::string& out, const SqueezeNode& value);
+static void write_json(std::string& out, const BroadcastToNode& value);
+static void write_json(std::string& out, const SliceNode& value);
+static void write_json(std::string& out, const SelectNode& value);
+static void write_json(std::string& out, const ConcatenateNode& value);
+static void write_json(std::string& out, const StackNode& value);
+static void write_json(std::string& out, const SplitNode& value);
+static void write_json(std::string& out, const TileNode& value);
+static void write_json(std::string& out, const FlipNode& value);
+static void write_json(std::string& out, const PadNode& value);
+static void write_json(std::string& out, const TrilNode& value);
+static void write_json(std::string& out, const TriuNode& value);
+static void write_json(std::string& out, const TakeNode& value);
+static void write_json(std::string& out, const TakeAlongAxisNode& value);
+static void write_json(std::string& out, const IndexNode& value);
+static void write_json(std::string& out, const ScatterAddNode& value);
+static void write_json(std::string& out, const SliceUpdateNode& value);
+static void write_json(std::string& out, const ArangeNode& value);
+static void write_json(std::string& out, const FullNode& value);
+static void write_json(std::string& out, const FullLikeNode& value);
+static void write_json(std::string& out, const SymSizeNode& value);
+static void write_json(std::string& out, const ItemNode& value);
+static void write_json(std::string& out, const IntBinaryNode& value);
+static void write_json(std::string& out, const IndexPutNode& value);
+static void write_json(std::string& out, const TanNode& value);
+static void write_json(std::string& out, const SinhNode& value);
+static void write_json(std::string& out, const CoshNode& value);
+static void write_json(std::string& out, const ArcSinNode& value);
+static void write_json(std::string& out, const ArcCosNode& value);
+static void write_json(std::string& out, const ArcTanNode& value);
+static void write_json(std::string& out, const ArcSinhNode& value);
+static void write_json(std::string& out, const ArcCoshNode& value);
+static void write_json(std::string& out, const ArcTanhNode& value);
+static void write_json(std::string& out, const Log2Node& value);
+static void write_json(std::string& out, const Log10Node& value);
+static void write_json(std::string& out, const Log1pNode& value);
+static void write_json(std::string& out, const Expm1Node& value);
+static void write_json(std::string& out, const SignNode& value);
+static void write_json(std::string& out, const TruncNode& value);
+static void write_json(std::string& out, const SquareNode& value);
+static void write_json(std::string& out, const IsNanNode& value);
+static void write_json(std::string& out, const IsInfNode& value);
+static void write_json(std::string& out, const BitwiseNotNode& value);
+static void write_json(std::string& out, const BitwiseAndNode& value);
+static void write_json(std::string& out, const BitwiseOrNode& value);
+static void write_json(std::string& out, const BitwiseXorNode& value);
+static void write_json(std::string& out, const ArcTan2Node& value);
+static void write_json(std::string& out, const LogAddExpNode& value);
+static void write_json(std::string& out, const RemainderNode& value);
+static void write_json(std::string& out, const LogSumExpNode& value);
+static void write_json(std::string& out, const CumProdNode& value);
+static void write_json(std::string& out, const SortNode& value);
+static void write_json(std::string& out, const RollNode& value);
+static void write_json(std::string& out, const PoolNode& value);
+static void write_json(std::string& out, const UpsampleNode& value);
+static void write_json(std::string& out, const LogicalXorNode& value);
+static void write_json(std::string& out, const Instruction& value);
+static void write_json(std::string& out, const InstructionChain& value);
+static void write_json(std::string& out, const MLXGraph& value);
 
-template <typename T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-void write_json(std::string& out, T value) {
-  out += std::to_string(value);
-}
-
-template <typename T>
-  requires std::is_enum_v<T>
-void write_json(std::string& out, T value) {
-  out += std::to_string(static_cast<int64_t>(value));
-}
-
-void write_json(std::string& out, const std::string& value) {
-  out += '"';
-  for (char c : value) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-void write_json(std::string& out, const Tid& value);
-void write_json(std::string& out, const Vid& value);
-void write_json(std::string& out, const IntOrVid& value);
-void write_json(std::string& out, const FloatOrVid& value);
-void write_json(std::string& out, const TidOrVid& value);
-void write_json(std::string& out, const SlotRef& value);
-void write_json(std::string& out, const TensorMeta& value);
-void write_json(std::string& out, const NamedSlot& value);
-void write_json(std::string& out, const AddNode& value);
-void write_json(std::string& out, const SubtractNode& value);
-void write_json(std::string& out, const MultiplyNode& value);
-void write_json(std::string& out, const DivideNode& value);
-void write_json(std::string& out, const PowerNode& value);
-void write_json(std::string& out, const MaximumNode& value);
-void write_json(std::string& out, const MinimumNode& value);
-void write_json(std::string& out, const EqualNode& value);
-void write_json(std::string& out, const NotEqualNode& value);
-void write_json(std::string& out, const LessNode& value);
-void write_json(std::string& out, const LessEqualNode& value);
-void write_json(std::string& out, const GreaterNode& value);
-void write_json(std::string& out, const GreaterEqualNode& value);
-void write_json(std::string& out, const LogicalAndNode& value);
-void write_json(std::string& out, const LogicalOrNode& value);
-void write_json(std::string& out, const NegNode& value);
-void write_json(std::string& out, const AbsNode& value);
-void write_json(std::string& out, const ExpNode& value);
-void write_json(std::string& out, const LogNode& value);
-void write_json(std::string& out, const SqrtNode& value);
-void write_json(std::string& out, const RsqrtNode& value);
-void write_json(std::string& out, const SinNode& value);
-void write_json(std::string& out, const CosNode& value);
-void write_json(std::string& out, const TanhNode& value);
-void write_json(std::string& out, const SigmoidNode& value);
-void write_json(std::string& out, const ErfNode& value);
-void write_json(std::string& out, const FloorNode& value);
-void write_json(std::string& out, const CeilNode& value);
-void write_json(std::string& out, const RoundNode& value);
-void write_json(std::string& out, const ReciprocalNode& value);
-void write_json(std::string& out, const LogicalNotNode& value);
-void write_json(std::string& out, const ReluNode& value);
-void write_json(std::string& out, const SiluNode& value);
-void write_json(std::string& out, const GeluNode& value);
-void write_json(std::string& out, const LeakyReluNode& value);
-void write_json(std::string& out, const ClipNode& value);
-void write_json(std::string& out, const WhereNode& value);
-void write_json(std::string& out, const AsTypeNode& value);
-void write_json(std::string& out, const CopyNode& value);
-void write_json(std::string& out, const SumNode& value);
-void write_json(std::string& out, const MeanNode& value);
-void write_json(std::string& out, const MaxNode& value);
-void write_json(std::string& out, const MinNode& value);
-void write_json(std::string& out, const ProdNode& value);
-void write_json(std::string& out, const AnyNode& value);
-void write_json(std::string& out, const AllNode& value);
-void write_json(std::string& out, const VarNode& value);
-void write_json(std::string& out, const StdNode& value);
-void write_json(std::string& out, const ArgMaxNode& value);
-void write_json(std::string& out, const ArgMinNode& value);
-void write_json(std::string& out, const CumSumNode& value);
-void write_json(std::string& out, const SoftmaxNode& value);
-void write_json(std::string& out, const LogSoftmaxNode& value);
-void write_json(std::string& out, const LinearNode& value);
-void write_json(std::string& out, const AddmmNode& value);
-void write_json(std::string& out, const MatmulNode& value);
-void write_json(std::string& out, const LayerNormNode& value);
-void write_json(std::string& out, const RmsNormNode& value);
-void write_json(std::string& out, const ConvNode& value);
-void write_json(std::string& out, const ScaledDotProductAttentionNode& value);
-void write_json(std::string& out, const ReshapeNode& value);
-void write_json(std::string& out, const TransposeNode& value);
-void write_json(std::string& out, const ExpandDimsNode& value);
-void write_json(std::string& out, const SqueezeNode& value);
-void write_json(std::string& out, const BroadcastToNode& value);
-void write_json(std::string& out, const SliceNode& value);
-void write_json(std::string& out, const SelectNode& value);
-void write_json(std::string& out, const ConcatenateNode& value);
-void write_json(std::string& out, const StackNode& value);
-void write_json(std::string& out, const SplitNode& value);
-void write_json(std::string& out, const TileNode& value);
-void write_json(std::string& out, const FlipNode& value);
-void write_json(std::string& out, const PadNode& value);
-void write_json(std::string& out, const TrilNode& value);
-void write_json(std::string& out, const TriuNode& value);
-void write_json(std::string& out, const TakeNode& value);
-void write_json(std::string& out, const TakeAlongAxisNode& value);
-void write_json(std::string& out, const IndexNode& value);
-void write_json(std::string& out, const ScatterAddNode& value);
-void write_json(std::string& out, const SliceUpdateNode& value);
-void write_json(std::string& out, const ArangeNode& value);
-void write_json(std::string& out, const FullNode& value);
-void write_json(std::string& out, const FullLikeNode& value);
-void write_json(std::string& out, const SymSizeNode& value);
-void write_json(std::string& out, const ItemNode& value);
-void write_json(std::string& out, const IntBinaryNode& value);
-void write_json(std::string& out, const IndexPutNode& value);
-void write_json(std::string& out, const TanNode& value);
-void write_json(std::string& out, const SinhNode& value);
-void write_json(std::string& out, const CoshNode& value);
-void write_json(std::string& out, const ArcSinNode& value);
-void write_json(std::string& out, const ArcCosNode& value);
-void write_json(std::string& out, const ArcTanNode& value);
-void write_json(std::string& out, const ArcSinhNode& value);
-void write_json(std::string& out, const ArcCoshNode& value);
-void write_json(std::string& out, const ArcTanhNode& value);
-void write_json(std::string& out, const Log2Node& value);
-void write_json(std::string& out, const Log10Node& value);
-void write_json(std::string& out, const Log1pNode& value);
-void write_json(std::string& out, const Expm1Node& value);
-void write_json(std::string& out, const SignNode& value);
-void write_json(std::string& out, const TruncNode& value);
-void write_json(std::string& out, const SquareNode& value);
-void write_json(std::string& out, const IsNanNode& value);
-void write_json(std::string& out, const IsInfNode& value);
-void write_json(std::string& out, const BitwiseNotNode& value);
-void write_json(std::string& out, const BitwiseAndNode& value);
-void write_json(std::string& out, const BitwiseOrNode& value);
-void write_json(std::string& out, const BitwiseXorNode& value);
-void write_json(std::string& out, const ArcTan2Node& value);
-void write_json(std::string& out, const LogAddExpNode& value);
-void write_json(std::string& out, const RemainderNode& value);
-void write_json(std::string& out, const LogSumExpNode& value);
-void write_json(std::string& out, const CumProdNode& value);
-void write_json(std::string& out, const SortNode& value);
-void write_json(std::string& out, const RollNode& value);
-void write_json(std::string& out, const PoolNode& value);
-void write_json(std::string& out, const UpsampleNode& value);
-void write_json(std::string& out, const LogicalXorNode& value);
-void write_json(std::string& out, const Instruction& value);
-void write_json(std::string& out, const InstructionChain& value);
-void write_json(std::string& out, const MLXGraph& value);
-
-template <typename T>
-void write_json(std::string& out, const std::optional<T>& value) {
-  if (value) {
-    write_json(out, *value);
-  } else {
-    out += "null";
-  }
-}
-
-template <typename T>
-void write_json(std::string& out, const std::vector<T>& values) {
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ',';
-    write_json(out, values[i]);
-  }
-  out += ']';
-}
-
-void write_json(std::string& out, const NodeVariant& node) {
+static void write_json(std::string& out, const NodeVariant& node) {
   std::visit([&out](const auto& n) { write_json(out, n); }, node);
 }
 
-void write_json(std::string& out, const Tid& value) {
+static void write_json(std::string& out, const Tid& value) {
   out += '{';
   out += "\"idx\":";
   write_json(out, value.idx);
   out += '}';
 }
 
-void write_json(std::string& out, const Vid& value) {
+static void write_json(std::string& out, const Vid& value) {
   out += '{';
   out += "\"idx\":";
   write_json(out, value.idx);
   out += '}';
 }
 
-void write_json(std::string& out, const IntOrVid& value) {
+static void write_json(std::string& out, const IntOrVid& value) {
   out += '{';
   out += "\"literal\":";
   write_json(out, value.literal);
@@ -3019,7 +2955,7 @@ void write_json(std::string& out, const IntOrVid& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const FloatOrVid& value) {
+static void write_json(std::string& out, const FloatOrVid& value) {
   out += '{';
   out += "\"literal\":";
   write_json(out, value.literal);
@@ -3028,7 +2964,7 @@ void write_json(std::string& out, const FloatOrVid& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TidOrVid& value) {
+static void write_json(std::string& out, const TidOrVid& value) {
   out += '{';
   out += "\"tid\":";
   write_json(out, value.tid);
@@ -3037,7 +2973,7 @@ void write_json(std::string& out, const TidOrVid& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SlotRef& value) {
+static void write_json(std::string& out, const SlotRef& value) {
   out += '{';
   out += "\"kind\":";
   write_json(out, value.kind);
@@ -3046,7 +2982,7 @@ void write_json(std::string& out, const SlotRef& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TensorMeta& value) {
+static void write_json(std::string& out, const TensorMeta& value) {
   out += '{';
   out += "\"shape\":";
   write_json(out, value.shape);
@@ -3055,7 +2991,7 @@ void write_json(std::string& out, const TensorMeta& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const NamedSlot& value) {
+static void write_json(std::string& out, const NamedSlot& value) {
   out += '{';
   out += "\"name\":";
   write_json(out, value.name);
@@ -3064,7 +3000,7 @@ void write_json(std::string& out, const NamedSlot& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const AddNode& value) {
+static void write_json(std::string& out, const AddNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3075,7 +3011,7 @@ void write_json(std::string& out, const AddNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SubtractNode& value) {
+static void write_json(std::string& out, const SubtractNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3086,7 +3022,7 @@ void write_json(std::string& out, const SubtractNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const MultiplyNode& value) {
+static void write_json(std::string& out, const MultiplyNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3097,7 +3033,7 @@ void write_json(std::string& out, const MultiplyNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const DivideNode& value) {
+static void write_json(std::string& out, const DivideNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3110,7 +3046,7 @@ void write_json(std::string& out, const DivideNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const PowerNode& value) {
+static void write_json(std::string& out, const PowerNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3121,7 +3057,7 @@ void write_json(std::string& out, const PowerNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const MaximumNode& value) {
+static void write_json(std::string& out, const MaximumNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3132,7 +3068,7 @@ void write_json(std::string& out, const MaximumNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const MinimumNode& value) {
+static void write_json(std::string& out, const MinimumNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3143,7 +3079,7 @@ void write_json(std::string& out, const MinimumNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const EqualNode& value) {
+static void write_json(std::string& out, const EqualNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3154,7 +3090,7 @@ void write_json(std::string& out, const EqualNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const NotEqualNode& value) {
+static void write_json(std::string& out, const NotEqualNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3165,7 +3101,7 @@ void write_json(std::string& out, const NotEqualNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LessNode& value) {
+static void write_json(std::string& out, const LessNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3176,7 +3112,7 @@ void write_json(std::string& out, const LessNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LessEqualNode& value) {
+static void write_json(std::string& out, const LessEqualNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3187,7 +3123,7 @@ void write_json(std::string& out, const LessEqualNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const GreaterNode& value) {
+static void write_json(std::string& out, const GreaterNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3198,7 +3134,7 @@ void write_json(std::string& out, const GreaterNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const GreaterEqualNode& value) {
+static void write_json(std::string& out, const GreaterEqualNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3209,7 +3145,7 @@ void write_json(std::string& out, const GreaterEqualNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogicalAndNode& value) {
+static void write_json(std::string& out, const LogicalAndNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3220,7 +3156,7 @@ void write_json(std::string& out, const LogicalAndNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogicalOrNode& value) {
+static void write_json(std::string& out, const LogicalOrNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3231,7 +3167,7 @@ void write_json(std::string& out, const LogicalOrNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const NegNode& value) {
+static void write_json(std::string& out, const NegNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3240,7 +3176,7 @@ void write_json(std::string& out, const NegNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const AbsNode& value) {
+static void write_json(std::string& out, const AbsNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3249,7 +3185,7 @@ void write_json(std::string& out, const AbsNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ExpNode& value) {
+static void write_json(std::string& out, const ExpNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3258,7 +3194,7 @@ void write_json(std::string& out, const ExpNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogNode& value) {
+static void write_json(std::string& out, const LogNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3267,7 +3203,7 @@ void write_json(std::string& out, const LogNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SqrtNode& value) {
+static void write_json(std::string& out, const SqrtNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3276,7 +3212,7 @@ void write_json(std::string& out, const SqrtNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const RsqrtNode& value) {
+static void write_json(std::string& out, const RsqrtNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3285,7 +3221,7 @@ void write_json(std::string& out, const RsqrtNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SinNode& value) {
+static void write_json(std::string& out, const SinNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3294,7 +3230,7 @@ void write_json(std::string& out, const SinNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const CosNode& value) {
+static void write_json(std::string& out, const CosNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3303,7 +3239,7 @@ void write_json(std::string& out, const CosNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TanhNode& value) {
+static void write_json(std::string& out, const TanhNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3312,7 +3248,7 @@ void write_json(std::string& out, const TanhNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SigmoidNode& value) {
+static void write_json(std::string& out, const SigmoidNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3321,7 +3257,7 @@ void write_json(std::string& out, const SigmoidNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ErfNode& value) {
+static void write_json(std::string& out, const ErfNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3330,7 +3266,7 @@ void write_json(std::string& out, const ErfNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const FloorNode& value) {
+static void write_json(std::string& out, const FloorNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3339,7 +3275,7 @@ void write_json(std::string& out, const FloorNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const CeilNode& value) {
+static void write_json(std::string& out, const CeilNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3348,7 +3284,7 @@ void write_json(std::string& out, const CeilNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const RoundNode& value) {
+static void write_json(std::string& out, const RoundNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3359,7 +3295,7 @@ void write_json(std::string& out, const RoundNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ReciprocalNode& value) {
+static void write_json(std::string& out, const ReciprocalNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3368,7 +3304,7 @@ void write_json(std::string& out, const ReciprocalNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogicalNotNode& value) {
+static void write_json(std::string& out, const LogicalNotNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3377,7 +3313,7 @@ void write_json(std::string& out, const LogicalNotNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ReluNode& value) {
+static void write_json(std::string& out, const ReluNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3386,7 +3322,7 @@ void write_json(std::string& out, const ReluNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SiluNode& value) {
+static void write_json(std::string& out, const SiluNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3395,7 +3331,7 @@ void write_json(std::string& out, const SiluNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const GeluNode& value) {
+static void write_json(std::string& out, const GeluNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3406,7 +3342,7 @@ void write_json(std::string& out, const GeluNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LeakyReluNode& value) {
+static void write_json(std::string& out, const LeakyReluNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3417,7 +3353,7 @@ void write_json(std::string& out, const LeakyReluNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ClipNode& value) {
+static void write_json(std::string& out, const ClipNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3430,7 +3366,7 @@ void write_json(std::string& out, const ClipNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const WhereNode& value) {
+static void write_json(std::string& out, const WhereNode& value) {
   out += '{';
   out += "\"condition\":";
   write_json(out, value.condition);
@@ -3443,7 +3379,7 @@ void write_json(std::string& out, const WhereNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const AsTypeNode& value) {
+static void write_json(std::string& out, const AsTypeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3454,7 +3390,7 @@ void write_json(std::string& out, const AsTypeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const CopyNode& value) {
+static void write_json(std::string& out, const CopyNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3463,20 +3399,7 @@ void write_json(std::string& out, const CopyNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SumNode& value) {
-  out += '{';
-  out += "\"x\":";
-  write_json(out, value.x);
-  out += ",\"out\":";
-  write_json(out, value.out);
-  out += ",\"axes\":";
-  write_json(out, value.axes);
-  out += ",\"keepdims\":";
-  write_json(out, value.keepdims);
-  out += '}';
-}
-
-void write_json(std::string& out, const MeanNode& value) {
+static void write_json(std::string& out, const SumNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3489,7 +3412,7 @@ void write_json(std::string& out, const MeanNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const MaxNode& value) {
+static void write_json(std::string& out, const MeanNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3502,7 +3425,7 @@ void write_json(std::string& out, const MaxNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const MinNode& value) {
+static void write_json(std::string& out, const MaxNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3515,7 +3438,7 @@ void write_json(std::string& out, const MinNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ProdNode& value) {
+static void write_json(std::string& out, const MinNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3528,7 +3451,7 @@ void write_json(std::string& out, const ProdNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const AnyNode& value) {
+static void write_json(std::string& out, const ProdNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3541,7 +3464,7 @@ void write_json(std::string& out, const AnyNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const AllNode& value) {
+static void write_json(std::string& out, const AnyNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3554,7 +3477,7 @@ void write_json(std::string& out, const AllNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const VarNode& value) {
+static void write_json(std::string& out, const AllNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3564,12 +3487,10 @@ void write_json(std::string& out, const VarNode& value) {
   write_json(out, value.axes);
   out += ",\"keepdims\":";
   write_json(out, value.keepdims);
-  out += ",\"ddof\":";
-  write_json(out, value.ddof);
   out += '}';
 }
 
-void write_json(std::string& out, const StdNode& value) {
+static void write_json(std::string& out, const VarNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3584,7 +3505,22 @@ void write_json(std::string& out, const StdNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArgMaxNode& value) {
+static void write_json(std::string& out, const StdNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axes\":";
+  write_json(out, value.axes);
+  out += ",\"keepdims\":";
+  write_json(out, value.keepdims);
+  out += ",\"ddof\":";
+  write_json(out, value.ddof);
+  out += '}';
+}
+
+static void write_json(std::string& out, const ArgMaxNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3597,7 +3533,7 @@ void write_json(std::string& out, const ArgMaxNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArgMinNode& value) {
+static void write_json(std::string& out, const ArgMinNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3610,7 +3546,7 @@ void write_json(std::string& out, const ArgMinNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const CumSumNode& value) {
+static void write_json(std::string& out, const CumSumNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3623,7 +3559,7 @@ void write_json(std::string& out, const CumSumNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SoftmaxNode& value) {
+static void write_json(std::string& out, const SoftmaxNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3634,7 +3570,7 @@ void write_json(std::string& out, const SoftmaxNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogSoftmaxNode& value) {
+static void write_json(std::string& out, const LogSoftmaxNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3645,7 +3581,7 @@ void write_json(std::string& out, const LogSoftmaxNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LinearNode& value) {
+static void write_json(std::string& out, const LinearNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3658,7 +3594,7 @@ void write_json(std::string& out, const LinearNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const AddmmNode& value) {
+static void write_json(std::string& out, const AddmmNode& value) {
   out += '{';
   out += "\"bias\":";
   write_json(out, value.bias);
@@ -3675,7 +3611,7 @@ void write_json(std::string& out, const AddmmNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const MatmulNode& value) {
+static void write_json(std::string& out, const MatmulNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -3686,7 +3622,7 @@ void write_json(std::string& out, const MatmulNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LayerNormNode& value) {
+static void write_json(std::string& out, const LayerNormNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3707,7 +3643,7 @@ void write_json(std::string& out, const LayerNormNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const RmsNormNode& value) {
+static void write_json(std::string& out, const RmsNormNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3720,7 +3656,7 @@ void write_json(std::string& out, const RmsNormNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ConvNode& value) {
+static void write_json(std::string& out, const ConvNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3745,7 +3681,7 @@ void write_json(std::string& out, const ConvNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ScaledDotProductAttentionNode& value) {
+static void write_json(std::string& out, const ScaledDotProductAttentionNode& value) {
   out += '{';
   out += "\"q\":";
   write_json(out, value.q);
@@ -3764,7 +3700,7 @@ void write_json(std::string& out, const ScaledDotProductAttentionNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ReshapeNode& value) {
+static void write_json(std::string& out, const ReshapeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3775,7 +3711,7 @@ void write_json(std::string& out, const ReshapeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TransposeNode& value) {
+static void write_json(std::string& out, const TransposeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3786,7 +3722,7 @@ void write_json(std::string& out, const TransposeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ExpandDimsNode& value) {
+static void write_json(std::string& out, const ExpandDimsNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3797,7 +3733,7 @@ void write_json(std::string& out, const ExpandDimsNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SqueezeNode& value) {
+static void write_json(std::string& out, const SqueezeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3808,7 +3744,7 @@ void write_json(std::string& out, const SqueezeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const BroadcastToNode& value) {
+static void write_json(std::string& out, const BroadcastToNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3819,7 +3755,7 @@ void write_json(std::string& out, const BroadcastToNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SliceNode& value) {
+static void write_json(std::string& out, const SliceNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3836,7 +3772,7 @@ void write_json(std::string& out, const SliceNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SelectNode& value) {
+static void write_json(std::string& out, const SelectNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3849,7 +3785,7 @@ void write_json(std::string& out, const SelectNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ConcatenateNode& value) {
+static void write_json(std::string& out, const ConcatenateNode& value) {
   out += '{';
   out += "\"inputs\":";
   write_json(out, value.inputs);
@@ -3860,7 +3796,7 @@ void write_json(std::string& out, const ConcatenateNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const StackNode& value) {
+static void write_json(std::string& out, const StackNode& value) {
   out += '{';
   out += "\"inputs\":";
   write_json(out, value.inputs);
@@ -3871,7 +3807,7 @@ void write_json(std::string& out, const StackNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SplitNode& value) {
+static void write_json(std::string& out, const SplitNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3884,7 +3820,7 @@ void write_json(std::string& out, const SplitNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TileNode& value) {
+static void write_json(std::string& out, const TileNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3895,7 +3831,7 @@ void write_json(std::string& out, const TileNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const FlipNode& value) {
+static void write_json(std::string& out, const FlipNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3906,7 +3842,7 @@ void write_json(std::string& out, const FlipNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const PadNode& value) {
+static void write_json(std::string& out, const PadNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3919,7 +3855,7 @@ void write_json(std::string& out, const PadNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TrilNode& value) {
+static void write_json(std::string& out, const TrilNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3930,7 +3866,7 @@ void write_json(std::string& out, const TrilNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TriuNode& value) {
+static void write_json(std::string& out, const TriuNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3941,7 +3877,7 @@ void write_json(std::string& out, const TriuNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TakeNode& value) {
+static void write_json(std::string& out, const TakeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3954,7 +3890,7 @@ void write_json(std::string& out, const TakeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TakeAlongAxisNode& value) {
+static void write_json(std::string& out, const TakeAlongAxisNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3967,7 +3903,7 @@ void write_json(std::string& out, const TakeAlongAxisNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const IndexNode& value) {
+static void write_json(std::string& out, const IndexNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3978,7 +3914,7 @@ void write_json(std::string& out, const IndexNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ScatterAddNode& value) {
+static void write_json(std::string& out, const ScatterAddNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -3993,7 +3929,7 @@ void write_json(std::string& out, const ScatterAddNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SliceUpdateNode& value) {
+static void write_json(std::string& out, const SliceUpdateNode& value) {
   out += '{';
   out += "\"target\":";
   write_json(out, value.target);
@@ -4008,7 +3944,7 @@ void write_json(std::string& out, const SliceUpdateNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArangeNode& value) {
+static void write_json(std::string& out, const ArangeNode& value) {
   out += '{';
   out += "\"out\":";
   write_json(out, value.out);
@@ -4023,7 +3959,7 @@ void write_json(std::string& out, const ArangeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const FullNode& value) {
+static void write_json(std::string& out, const FullNode& value) {
   out += '{';
   out += "\"out\":";
   write_json(out, value.out);
@@ -4036,7 +3972,7 @@ void write_json(std::string& out, const FullNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const FullLikeNode& value) {
+static void write_json(std::string& out, const FullLikeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4049,7 +3985,7 @@ void write_json(std::string& out, const FullLikeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SymSizeNode& value) {
+static void write_json(std::string& out, const SymSizeNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4060,7 +3996,7 @@ void write_json(std::string& out, const SymSizeNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ItemNode& value) {
+static void write_json(std::string& out, const ItemNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4069,7 +4005,7 @@ void write_json(std::string& out, const ItemNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const IntBinaryNode& value) {
+static void write_json(std::string& out, const IntBinaryNode& value) {
   out += '{';
   out += "\"op\":";
   write_json(out, value.op);
@@ -4082,7 +4018,7 @@ void write_json(std::string& out, const IntBinaryNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const IndexPutNode& value) {
+static void write_json(std::string& out, const IndexPutNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4097,7 +4033,7 @@ void write_json(std::string& out, const IndexPutNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TanNode& value) {
+static void write_json(std::string& out, const TanNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4106,7 +4042,7 @@ void write_json(std::string& out, const TanNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SinhNode& value) {
+static void write_json(std::string& out, const SinhNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4115,7 +4051,7 @@ void write_json(std::string& out, const SinhNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const CoshNode& value) {
+static void write_json(std::string& out, const CoshNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4124,7 +4060,7 @@ void write_json(std::string& out, const CoshNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcSinNode& value) {
+static void write_json(std::string& out, const ArcSinNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4133,7 +4069,7 @@ void write_json(std::string& out, const ArcSinNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcCosNode& value) {
+static void write_json(std::string& out, const ArcCosNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4142,7 +4078,7 @@ void write_json(std::string& out, const ArcCosNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcTanNode& value) {
+static void write_json(std::string& out, const ArcTanNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4151,7 +4087,7 @@ void write_json(std::string& out, const ArcTanNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcSinhNode& value) {
+static void write_json(std::string& out, const ArcSinhNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4160,7 +4096,7 @@ void write_json(std::string& out, const ArcSinhNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcCoshNode& value) {
+static void write_json(std::string& out, const ArcCoshNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4169,7 +4105,7 @@ void write_json(std::string& out, const ArcCoshNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcTanhNode& value) {
+static void write_json(std::string& out, const ArcTanhNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4178,7 +4114,7 @@ void write_json(std::string& out, const ArcTanhNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const Log2Node& value) {
+static void write_json(std::string& out, const Log2Node& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4187,7 +4123,7 @@ void write_json(std::string& out, const Log2Node& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const Log10Node& value) {
+static void write_json(std::string& out, const Log10Node& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4196,7 +4132,7 @@ void write_json(std::string& out, const Log10Node& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const Log1pNode& value) {
+static void write_json(std::string& out, const Log1pNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4205,7 +4141,7 @@ void write_json(std::string& out, const Log1pNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const Expm1Node& value) {
+static void write_json(std::string& out, const Expm1Node& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4214,7 +4150,7 @@ void write_json(std::string& out, const Expm1Node& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SignNode& value) {
+static void write_json(std::string& out, const SignNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4223,7 +4159,7 @@ void write_json(std::string& out, const SignNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const TruncNode& value) {
+static void write_json(std::string& out, const TruncNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4232,7 +4168,7 @@ void write_json(std::string& out, const TruncNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SquareNode& value) {
+static void write_json(std::string& out, const SquareNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4241,7 +4177,7 @@ void write_json(std::string& out, const SquareNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const IsNanNode& value) {
+static void write_json(std::string& out, const IsNanNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4250,7 +4186,7 @@ void write_json(std::string& out, const IsNanNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const IsInfNode& value) {
+static void write_json(std::string& out, const IsInfNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4259,7 +4195,7 @@ void write_json(std::string& out, const IsInfNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const BitwiseNotNode& value) {
+static void write_json(std::string& out, const BitwiseNotNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4268,7 +4204,7 @@ void write_json(std::string& out, const BitwiseNotNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const BitwiseAndNode& value) {
+static void write_json(std::string& out, const BitwiseAndNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4279,7 +4215,7 @@ void write_json(std::string& out, const BitwiseAndNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const BitwiseOrNode& value) {
+static void write_json(std::string& out, const BitwiseOrNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4290,7 +4226,7 @@ void write_json(std::string& out, const BitwiseOrNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const BitwiseXorNode& value) {
+static void write_json(std::string& out, const BitwiseXorNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4301,7 +4237,7 @@ void write_json(std::string& out, const BitwiseXorNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const ArcTan2Node& value) {
+static void write_json(std::string& out, const ArcTan2Node& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4312,7 +4248,7 @@ void write_json(std::string& out, const ArcTan2Node& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogAddExpNode& value) {
+static void write_json(std::string& out, const LogAddExpNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4323,7 +4259,7 @@ void write_json(std::string& out, const LogAddExpNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const RemainderNode& value) {
+static void write_json(std::string& out, const RemainderNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4334,7 +4270,7 @@ void write_json(std::string& out, const RemainderNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogSumExpNode& value) {
+static void write_json(std::string& out, const LogSumExpNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4347,7 +4283,7 @@ void write_json(std::string& out, const LogSumExpNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const CumProdNode& value) {
+static void write_json(std::string& out, const CumProdNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4360,7 +4296,7 @@ void write_json(std::string& out, const CumProdNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const SortNode& value) {
+static void write_json(std::string& out, const SortNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4375,7 +4311,7 @@ void write_json(std::string& out, const SortNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const RollNode& value) {
+static void write_json(std::string& out, const RollNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4388,7 +4324,7 @@ void write_json(std::string& out, const RollNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const PoolNode& value) {
+static void write_json(std::string& out, const PoolNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4415,7 +4351,7 @@ void write_json(std::string& out, const PoolNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const UpsampleNode& value) {
+static void write_json(std::string& out, const UpsampleNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);
@@ -4432,7 +4368,7 @@ void write_json(std::string& out, const UpsampleNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const LogicalXorNode& value) {
+static void write_json(std::string& out, const LogicalXorNode& value) {
   out += '{';
   out += "\"a\":";
   write_json(out, value.a);
@@ -4443,7 +4379,7 @@ void write_json(std::string& out, const LogicalXorNode& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const Instruction& value) {
+static void write_json(std::string& out, const Instruction& value) {
   out += '{';
   out += "\"op\":\"";
   out += op_name(value.op);
@@ -4452,14 +4388,14 @@ void write_json(std::string& out, const Instruction& value) {
   out += '}';
 }
 
-void write_json(std::string& out, const InstructionChain& value) {
+static void write_json(std::string& out, const InstructionChain& value) {
   out += '{';
   out += "\"instructions\":";
   write_json(out, value.instructions);
   out += '}';
 }
 
-void write_json(std::string& out, const MLXGraph& value) {
+static void write_json(std::string& out, const MLXGraph& value) {
   out += '{';
   out += "\"version\":";
   write_json(out, value.version);
@@ -4493,8 +4429,6 @@ void write_json(std::string& out, const MLXGraph& value) {
   write_json(out, value.tensor_meta);
   out += '}';
 }
-
-}  // namespace
 
 std::string to_json(const MLXGraph& program) {
   std::string out;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mlx_delegate/backend_plugin.h"
+#include "mlx_delegate/json_writer.h"
 #include "mlx_delegate/registry.h"
 
 struct mlxd_program {
@@ -26,47 +27,15 @@ namespace {
 
 thread_local std::string g_error;
 
-std::string json_escape(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string properties_json(const mlxd::BackendInfo::PropertyMap& props) {
   std::string out = "{";
   bool first = true;
   for (const auto& [key, value] : props) {
     out += (first ? "" : ",");
-    out += json_escape(key) + ":";
+    out += mlxd::json_string(key) + ":";
     first = false;
     if (const auto* s = std::get_if<std::string>(&value)) {
-      out += json_escape(*s);
+      out += mlxd::json_string(*s);
     } else {
       out += std::to_string(std::get<size_t>(value));
     }
@@ -76,11 +45,12 @@ std::string properties_json(const mlxd::BackendInfo::PropertyMap& props) {
 
 std::string loaded_json(const mlxd::LoadedBackend& lb) {
   std::ostringstream os;
-  os << "{\"name\":" << json_escape(lb.info.name) << ",\"group\":" << json_escape(lb.group)
-     << ",\"variant\":" << json_escape(lb.variant) << ",\"score\":" << lb.score
-     << ",\"device_type\":" << json_escape(mlxd::device_type_name(lb.info.device_type))
+  os << "{\"name\":" << mlxd::json_string(lb.info.name)
+     << ",\"group\":" << mlxd::json_string(lb.group)
+     << ",\"variant\":" << mlxd::json_string(lb.variant) << ",\"score\":" << lb.score
+     << ",\"device_type\":" << mlxd::json_string(mlxd::device_type_name(lb.info.device_type))
      << ",\"device_count\":" << lb.info.device_count << ",\"first_index\":" << lb.first_index
-     << ",\"path\":" << json_escape(lb.library_path) << ",\"device_properties\":[";
+     << ",\"path\":" << mlxd::json_string(lb.library_path) << ",\"device_properties\":[";
   for (size_t i = 0; i < lb.info.device_properties.size(); ++i) {
     os << (i ? "," : "") << properties_json(lb.info.device_properties[i]);
   }
@@ -112,9 +82,9 @@ const char* mlxd_host_info_json(void) {
   MLX_BackendABIInfo abi = mlx_make_abi_info();
   std::ostringstream os;
   os << "{\"api_version\":" << MLX_BACKEND_API_VERSION
-     << ",\"compiler_id\":" << json_escape(abi.compiler_id)
+     << ",\"compiler_id\":" << mlxd::json_string(abi.compiler_id)
      << ",\"compiler_major\":" << abi.compiler_major << ",\"compiler_minor\":" << abi.compiler_minor
-     << ",\"stdlib_id\":" << json_escape(abi.stdlib_id)
+     << ",\"stdlib_id\":" << mlxd::json_string(abi.stdlib_id)
      << ",\"sizeof_string\":" << abi.sizeof_string
      << ",\"sizeof_BackendInfo\":" << abi.sizeof_BackendInfo << "}";
   out = os.str();
@@ -185,11 +155,12 @@ const char* mlxd_report_json(void) {
     os << "[";
     bool first = true;
     for (const auto& r : mlxd::BackendRegistry::instance().report()) {
-      os << (first ? "" : ",") << "{\"path\":" << json_escape(r.path)
-         << ",\"group\":" << json_escape(r.group) << ",\"variant\":" << json_escape(r.variant)
+      os << (first ? "" : ",") << "{\"path\":" << mlxd::json_string(r.path)
+         << ",\"group\":" << mlxd::json_string(r.group)
+         << ",\"variant\":" << mlxd::json_string(r.variant)
          << ",\"status\":" << (r.loaded ? "\"loaded\"" : "\"skipped\"")
-         << ",\"reason\":" << json_escape(mlxd::reason_name(r.reason))
-         << ",\"message\":" << json_escape(r.message) << ",\"score\":" << r.score << "}";
+         << ",\"reason\":" << mlxd::json_string(mlxd::reason_name(r.reason))
+         << ",\"message\":" << mlxd::json_string(r.message) << ",\"score\":" << r.score << "}";
       first = false;
     }
     os << "]";
@@ -206,7 +177,7 @@ const char* mlxd_search_paths_json(void) {
     bool first = true;
     for (const auto& p : mlxd::BackendRegistry::instance().search_paths()) {
       s += (first ? "" : ",");
-      s += json_escape(p);
+      s += mlxd::json_string(p);
       first = false;
     }
     out = s + "]";
@@ -238,7 +209,7 @@ const char* mlxd_resolve_device_json(const char* device) {
     mlxd::Device d = mlxd::parse_device(device);
     int local = 0;
     const mlxd::LoadedBackend& lb = mlxd::BackendRegistry::instance().resolve(d, &local);
-    out = "{\"device\":" + json_escape(mlxd::to_string(d)) +
+    out = "{\"device\":" + mlxd::json_string(mlxd::to_string(d)) +
           ",\"local_index\":" + std::to_string(local) + ",\"backend\":" + loaded_json(lb) + "}";
     return 0;
   });
@@ -382,8 +353,8 @@ void mlxd_program_free(mlxd_program* program) {
 const char* mlxd_program_info_json(mlxd_program* program) {
   int rc = guarded([&] {
     if (program == nullptr) throw std::invalid_argument("program is NULL");
-    program->info = "{\"backend\":" + json_escape(program->backend_name) +
-                    ",\"device\":" + json_escape(program->device) +
+    program->info = "{\"backend\":" + mlxd::json_string(program->backend_name) +
+                    ",\"device\":" + mlxd::json_string(program->device) +
                     ",\"num_inputs\":" + std::to_string(program->handle->num_inputs()) +
                     ",\"num_outputs\":" + std::to_string(program->handle->num_outputs()) + "}";
     return 0;
