@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,3 +52,18 @@ def assert_error_at(folder: Path, text: str, needle: str, fragment: str) -> Diag
     assert (first.location.line, first.location.column) == position(text, needle), first
     assert fragment in first.message, first
     return first
+
+
+def generate_error(folder: Path, text: str) -> str:
+    """The first line our command line prints for `text` (as folder/schema.fbs),
+    which must refuse it with status 2 and write nothing."""
+    write(folder, text)
+    result = subprocess.run(
+        [sys.executable, "-m", "codegen", "generate", "--schema", "schema.fbs", "--out", "out",
+         "--skip-flatc"],
+        cwd=folder, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert not (folder / "out").exists()
+    return result.stderr.splitlines()[0]

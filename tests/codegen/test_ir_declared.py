@@ -4,10 +4,9 @@ that cannot be declared so is a located error."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from schema_helpers import generate_error
 
 from mlx_delegate._generated import load
 
@@ -37,24 +36,11 @@ def test_declared_ops_are_registered_for_their_overloads():
     assert torch.ops.aten.sin.default not in kept
 
 
-def _error(schema_text: str, tmp_path: Path) -> str:
-    (tmp_path / "schema.fbs").write_text(schema_text)
-    result = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", "--schema", "schema.fbs", "--out", "out",
-         "--skip-flatc"],
-        cwd=tmp_path, capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )  # fmt: skip
-    assert result.returncode == 2, result.stderr
-    assert not (tmp_path / "out").exists()
-    return result.stderr.splitlines()[0]
-
-
 def test_a_declared_op_needs_aten_overloads(tmp_path: Path):
     broken = SCHEMA.replace('table SinNode (mlx: "sin", aten: "sin.default")',
                             'table SinNode (mlx: "sin")')  # fmt: skip
     row = next(i for i, l in enumerate(broken.splitlines(), 1) if l.startswith("table SinNode"))
-    assert _error(broken, tmp_path) == (
+    assert generate_error(tmp_path, broken) == (
         f"schema.fbs:{row}:7: error: `SinNode` declares `mlx` but no `aten` overloads to lower"
     )
 
@@ -64,4 +50,4 @@ def test_a_declared_op_has_only_operands_and_out(tmp_path: Path):
         'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); }',
         'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); k: int; }',
     )  # fmt: skip
-    assert "a declared op's fields are its operands and `out`" in _error(broken, tmp_path)
+    assert "a declared op's fields are its operands and `out`" in generate_error(tmp_path, broken)

@@ -3,10 +3,9 @@ schema's `PayloadHeader`, and the errors for a header that lacks one."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from schema_helpers import generate_error
 
 from mlx_delegate._generated import payload
 
@@ -35,36 +34,10 @@ def test_the_cpp_constants_match():
         assert line in text, line
 
 
-def _generate(schema_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    (tmp_path / "schema.fbs").write_text(schema_text)
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "codegen",
-            "generate",
-            "--schema",
-            "schema.fbs",
-            "--out",
-            "out",
-            "--skip-flatc",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-
-
-def _error_line(result: subprocess.CompletedProcess) -> str:
-    assert result.returncode == 2, result.stderr
-    return result.stderr.splitlines()[0]
-
-
 def test_a_header_without_a_backend_id_is_a_located_error(tmp_path: Path):
     broken = SCHEMA.replace(', backend_id: "MLXDelegateBackend"', "")
     row = SCHEMA.splitlines().index(HEADER_LINE) + 1
-    assert _error_line(_generate(broken, tmp_path)) == (
+    assert generate_error(tmp_path, broken) == (
         f"schema.fbs:{row}:8: error: `PayloadHeader` needs the attribute `backend_id`"
     )
     assert not (tmp_path / "out").exists()
@@ -72,9 +45,9 @@ def test_a_header_without_a_backend_id_is_a_located_error(tmp_path: Path):
 
 def test_the_magic_must_fit_its_field(tmp_path: Path):
     broken = SCHEMA.replace('(magic: "MLX0",', '(magic: "MLX01",')
-    assert "needs a field `magic: [ubyte:5]`" in _error_line(_generate(broken, tmp_path))
+    assert "needs a field `magic: [ubyte:5]`" in generate_error(tmp_path, broken)
 
 
 def test_header_fields_must_be_scalars_or_arrays_of_them(tmp_path: Path):
     broken = SCHEMA.replace("  data_size: uint64;\n}", "  data_size: uint64;\n  slot: Tid;\n}")
-    assert "fields must be scalars or arrays of scalars" in _error_line(_generate(broken, tmp_path))
+    assert "fields must be scalars or arrays of scalars" in generate_error(tmp_path, broken)
