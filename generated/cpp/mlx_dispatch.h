@@ -1,8 +1,9 @@
 // generated from schema/schema.fbs by templates/ir/cpp/mlx_dispatch.h.j2, do not edit
 //
 // The interpreter's op dispatch. Every `exec_*` function declared here is
-// hand-written in runtime_cpp/; one that is missing fails the link with an
-// undefined reference naming it.
+// hand-written in runtime_cpp/src/ops/ or generated for a declared op
+// (mlx_declared_ops.cpp); one that is missing fails the plugin's link
+// (--no-undefined) with an undefined reference naming it.
 #pragma once
 
 #include <mlx/mlx.h>

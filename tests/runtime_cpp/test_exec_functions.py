@@ -1,47 +1,57 @@
-"""Every op of the generated dispatch has its exec_* function; a missing one
-fails the build at configure time with a message naming it."""
+"""Every op of the generated dispatch has its exec_* function, and the linker
+checks it: the plugin implementations link with --no-undefined, so a missing
+one fails the build with an undefined reference naming it. Shown by linking
+the CPU plugin's objects (libmlxd_mlx_common.a and its MLX backend) without the
+object that defines exec_softmax."""
 
+from __future__ import annotations
+
+import importlib.util
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-CHECK = REPO / "runtime_cpp" / "cmake" / "check_exec_functions.cmake"
-CMAKE = shutil.which("cmake", path=str(REPO / ".venv" / "bin")) or "cmake"
+import pytest
+
+MLX_LIB = Path(list(importlib.util.find_spec("mlx").submodule_search_locations)[0]) / "lib"
 
 
-def check(op_sources: list[Path]) -> subprocess.CompletedProcess:
+def _link(objects: list[Path], out: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [
-            CMAKE,
-            f"-DMLXD_DISPATCH_HEADER={REPO / 'generated' / 'cpp' / 'mlx_dispatch.h'}",
-            f"-DMLXD_OP_SOURCES={';'.join(map(str, op_sources))}",
-            "-P",
-            str(CHECK),
-        ],
-        capture_output=True,
-        text=True,
-    )
+        [shutil.which("g++") or "c++", "-shared", "-o", str(out), *map(str, objects),
+         "-Wl,--no-undefined", f"-L{MLX_LIB}", "-lmlx", "-ldl", "-lpthread"],
+        capture_output=True, text=True,
+    )  # fmt: skip
 
 
-def op_sources() -> list[Path]:
-    """The hand-written exec_* functions, and the generated ones of declared ops."""
-    hand_written = sorted((REPO / "runtime_cpp" / "src" / "ops").glob("*.cpp"))
-    return hand_written + [REPO / "generated" / "cpp" / "mlx_declared_ops.cpp"]
+def _objects(runtime_build: Path, tmp_path: Path) -> list[Path]:
+    folder = tmp_path / "objects"
+    folder.mkdir()
+    archive = runtime_build / "libmlxd_mlx_common.a"
+    subprocess.run(["ar", "x", str(archive)], cwd=folder, check=True)
+    # The CPU plugin's own object (the MLX backend the op library calls back into).
+    backend = runtime_build / "CMakeFiles" / "mlxd_impl_cpu.dir" / "src" / "plugin"
+    return sorted(folder.glob("*.o")) + [backend / "mlx_backend.cpp.o"]
 
 
-def test_every_op_has_an_exec_function():
-    result = check(op_sources())
-    assert result.returncode == 0, result.stderr
+def _defines(obj: Path, symbol: str) -> bool:
+    listing = subprocess.run(["nm", "-C", "--defined-only", str(obj)], capture_output=True,
+                             text=True, check=True).stdout  # fmt: skip
+    return symbol in listing
 
 
-def test_a_missing_exec_function_is_named(tmp_path: Path):
-    copies = []
-    for source in op_sources():
-        copy = tmp_path / source.name
-        copy.write_text(source.read_text().replace("exec_softmax", "exec_renamed"))
-        copies.append(copy)
-    result = check(copies)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="GNU ld's --no-undefined")
+def test_the_linker_names_a_missing_exec_function(runtime_build, tmp_path):
+    objects = _objects(runtime_build, tmp_path)
+    assert _link(objects, tmp_path / "whole.so").returncode == 0  # everything defined
+    without = [o for o in objects if not _defines(o, "mlxd::exec_softmax(")]
+    assert len(without) == len(objects) - 1
+    result = _link(without, tmp_path / "missing.so")
     assert result.returncode != 0
-    assert "op SoftmaxNode has no implementation" in result.stderr
-    assert "void exec_softmax(const SoftmaxNode& node" in result.stderr
+    assert "undefined reference to `mlxd::exec_softmax(mlxd::SoftmaxNode const&" in result.stderr
+
+
+def test_the_plugin_implementations_link_with_no_undefined():
+    cmake = (Path(__file__).resolve().parents[2] / "runtime_cpp" / "CMakeLists.txt").read_text()
+    assert 'target_link_options(${P_IMPL} PRIVATE "LINKER:--no-undefined")' in cmake
