@@ -33,3 +33,8 @@ def dtypes() -> ModuleType:
 def payload() -> ModuleType:
     """The delegate payload's header facts (`MAGIC`, `HEADER`, `ALIGNMENT`, `BACKEND_ID`)."""
     return load("mlx_delegate.ir.payload", "schema_payload.py")
+
+
+def declared() -> ModuleType:
+    """The ops the schema declares one-to-one onto an MLX function (`DECLARED_OPS`)."""
+    return load("mlx_delegate.ir.declared", "schema_declared.py")

@@ -10,12 +10,12 @@ from functools import partial
 import torch
 from torch.fx import Node
 
-from .._generated import load
+from .._generated import declared
 from ..builder import REGISTRY
 from ..builder.program_builder import ProgramBuilder
 from ..ir import schema as ir
 
-DECLARED_OPS = load("mlx_delegate.ir.declared", "schema_declared.py").DECLARED_OPS
+DECLARED_OPS = declared().DECLARED_OPS
 
 
 def lower_declared(node_class, operands: tuple[str, ...], b: ProgramBuilder, node: Node) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from schema_helpers import generate_error
 
-from mlx_delegate._generated import load
+from mlx_delegate._generated import declared
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = (REPO / "schema" / "schema.fbs").read_text()
-DECLARED = load("mlx_delegate.ir.declared", "schema_declared.py").DECLARED_OPS
+DECLARED = declared().DECLARED_OPS
 
 
 def test_declarations_reach_both_languages():
