@@ -167,6 +167,10 @@ class Attribute:
     location: Optional[Location] = None
 
 
+def attribute_value(attributes: tuple[Attribute, ...], name: str) -> Optional[str]:
+    return next((a.value for a in attributes if a.name == name), None)
+
+
 @dataclass(frozen=True)
 class TableField:
     name: str
@@ -212,7 +216,7 @@ class EnumValue:
 
     def attribute(self, name: str) -> Optional[str]:
         """The value of attribute `name` (None when absent or given without a value)."""
-        return next((a.value for a in self.attributes if a.name == name), None)
+        return attribute_value(self.attributes, name)
 
 
 @dataclass(frozen=True)
@@ -236,6 +240,10 @@ class Declaration:
     @property
     def qualified_name(self) -> str:
         return ".".join(self.namespace + (self.name,))
+
+    def attribute(self, name: str) -> Optional[str]:
+        """The value of attribute `name` (None when absent or given without a value)."""
+        return attribute_value(self.attributes, name)
 
 
 @dataclass(frozen=True)

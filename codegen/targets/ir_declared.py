@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import jinja2
 
 from ..diagnostics import SchemaError
-from ..model import Schema, Table, TypeKind
+from ..model import Schema, TypeKind
 from ..naming import schema_stem
 from .ir_view import IrView, Op, ir_view
 
@@ -44,12 +44,12 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
 
 
 def declared_ops(view: IrView) -> tuple[DeclaredOp, ...]:
-    return tuple(_declared(op) for op in view.ops if _attribute(op.table, "mlx") is not None)
+    return tuple(_declared(op) for op in view.ops if op.table.attribute("mlx") is not None)
 
 
 def _declared(op: Op) -> DeclaredOp:
     table = op.table
-    mlx, aten = _attribute(table, "mlx"), _attribute(table, "aten")
+    mlx, aten = table.attribute("mlx"), table.attribute("aten")
     if not mlx or not mlx.isidentifier():
         raise SchemaError.at(table.location, f"`{table.name}`: mlx must name an MLX function")
     if not aten or not aten.split():
@@ -69,7 +69,3 @@ def _declared(op: Op) -> DeclaredOp:
             f"`{SLOT_TYPE}`s: `x, out` or `a, b, out`",
         )
     return DeclaredOp(table.name, op.exec_name, mlx, operands, tuple(aten.split()))
-
-
-def _attribute(table: Table, name: str):
-    return next((a.value for a in table.attributes if a.name == name), None)

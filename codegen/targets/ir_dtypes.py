@@ -11,7 +11,7 @@ from typing import Optional
 import jinja2
 
 from ..diagnostics import SchemaError
-from ..model import Enum, EnumValue, Schema
+from ..model import EnumValue, Schema
 from ..naming import schema_stem
 from .ir_view import ir_view
 

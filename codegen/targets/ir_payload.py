@@ -66,9 +66,9 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
 
 
 def _facts(header: Struct) -> PayloadFacts:
-    values = {a.name: a.value for a in header.attributes}
-    for name in ("magic", "alignment", "backend_id"):
-        if not values.get(name):
+    values = {name: header.attribute(name) for name in ("magic", "alignment", "backend_id")}
+    for name, value in values.items():
+        if not value:
             raise SchemaError.at(header.location, f"`{HEADER_STRUCT}` needs the attribute `{name}`")
     magic_field = next((f for f in header.fields if f.name == "magic"), None)
     magic = values["magic"]
