@@ -17,8 +17,8 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from ._logging import debug, debug_enabled
-from .builder import REGISTRY, ProgramBuilder
-from .builder.registry import target_key
+from .builder import ProgramBuilder, target_key
+from .ops import default_registry
 from .passes import rewrite_non_core_ops
 from .preprocess import BACKEND_ID
 
@@ -50,7 +50,7 @@ class MLXPartitioner(Partitioner):
         after such a node then fails ("Cannot view a tensor with shape ...").
         Kept whole without a filter, each op keeps its own meta through every
         re-trace, so the strides export saw stay true."""
-        keep = REGISTRY.keep_whole()
+        keep = default_registry().keep_whole()
         refused = _unlowerable_targets(ep, {target_key(op) for op in keep})
         kept = [op for op in keep if target_key(op) not in refused]
         debug("ops kept whole: %s", ", ".join(str(op) for op in kept))
@@ -84,7 +84,7 @@ class MLXPartitioner(Partitioner):
 def supported_nodes(program: ExportedProgram) -> set[str]:
     """Names of the call_function nodes the builder lowers, less runtime values
     (sizes, item()) that would have to leave a delegate: a delegate outputs tensors."""
-    support = ProgramBuilder(program, dry_run=True).build().support
+    support = ProgramBuilder(program, default_registry(), dry_run=True).build().support
     supported = {name for name, reason in support.items() if reason is None}
     nodes = {n.name: n for n in program.graph_module.graph.nodes}
     changed = True
@@ -115,7 +115,7 @@ def _unlowerable_targets(program: ExportedProgram, candidates: set) -> set:
     """Keys of the `candidates` targets that have a node in `program` which a
     dry run of the builder does not lower (a dtype MLX lacks, an argument the
     handler refuses)."""
-    support = ProgramBuilder(program, dry_run=True).build().support
+    support = ProgramBuilder(program, default_registry(), dry_run=True).build().support
     return {
         target_key(n.target)
         for n in program.graph_module.graph.nodes

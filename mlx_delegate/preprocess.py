@@ -12,6 +12,7 @@ from torch.export import ExportedProgram
 
 from ._logging import debug
 from .builder import ProgramBuilder
+from .ops import default_registry
 from .serialization import BACKEND_ID, serialize
 
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
@@ -23,7 +24,7 @@ class MLXDelegateBackend(BackendDetails):
     def preprocess(
         edge_program: ExportedProgram, compile_specs: List[CompileSpec]
     ) -> PreprocessResult:
-        built = ProgramBuilder(edge_program).build()
+        built = ProgramBuilder(edge_program, default_registry()).build()
         payload = serialize(built.graph)
         store = NamedDataStore()
         for key, data in built.constants.items():

@@ -1,18 +1,20 @@
-"""The registry of op handlers: ATen target -> function(builder, node)."""
+"""Registries of op handlers: ATen target -> function(emitter, node), and the
+patterns tried at every node. Each handler module fills its own `HANDLERS`;
+`mlx_delegate.ops.register_all` gathers them into the registry a build uses."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
-# handler(builder: ProgramBuilder, node: torch.fx.Node) emits IR nodes or raises Unsupported.
+# handler(emitter: Emitter, node: torch.fx.Node) emits IR nodes or raises Unsupported.
 Handler = Callable[..., None]
 
 
 @dataclass(frozen=True)
 class PatternMatch:
     """Nodes a multi-node pattern lowers together (its anchor, the last, among
-    them) and how: `lower(builder)` emits IR for all of them and binds the anchor."""
+    them) and how: `lower(emitter)` emits IR for all of them and binds the anchor."""
 
     name: str
     nodes: tuple
@@ -31,8 +33,16 @@ class HandlerRegistry:
         return matcher
 
     def patterns(self) -> list:
-        _load_handlers()
         return list(self._patterns)
+
+    def include(self, other: "HandlerRegistry") -> None:
+        """Adds `other`'s handlers, kept-whole targets and patterns to this one."""
+        for key, handler in other._handlers.items():
+            if key in self._handlers:
+                raise ValueError(f"two handlers for {key}")
+            self._handlers[key] = handler
+        self._keep_whole.extend(other._keep_whole)
+        self._patterns.extend(other._patterns)
 
     def register(self, target: Iterable[object] | object, *, keep_whole: bool = False):
         """Registers the decorated function for one or more targets. `keep_whole`
@@ -52,15 +62,12 @@ class HandlerRegistry:
         return decorate
 
     def lookup(self, target: object) -> Optional[Handler]:
-        _load_handlers()
         return self._handlers.get(target_key(target))
 
     def targets(self) -> list[object]:
-        _load_handlers()
         return list(self._handlers)
 
     def keep_whole(self) -> list[object]:
-        _load_handlers()
         return list(self._keep_whole)
 
     def keep_whole_keys(self) -> set:
@@ -68,7 +75,6 @@ class HandlerRegistry:
 
     def handlers(self) -> dict[object, Handler]:
         """Target key -> handler."""
-        _load_handlers()
         return dict(self._handlers)
 
 
@@ -78,11 +84,3 @@ def target_key(target: object) -> object:
     name = getattr(target, "name", None)
     is_aten_op = hasattr(target, "_schema") or hasattr(target, "_op")
     return name() if callable(name) and is_aten_op else target
-
-
-def _load_handlers() -> None:
-    # The handler modules register themselves on import.
-    from .. import ops  # noqa: F401
-
-
-REGISTRY = HandlerRegistry()

@@ -1,5 +1,11 @@
-"""Op handlers, one module per family; importing this package registers them."""
+"""Op handlers, one module per family, each with its own `HANDLERS` registry;
+`default_registry()` gathers them for the partitioner and the compiler."""
 
+from __future__ import annotations
+
+from functools import cache
+
+from ..builder import HandlerRegistry
 from . import (
     creation,
     declared,
@@ -11,4 +17,29 @@ from . import (
     reductions,
     shape,
     values,
-)  # noqa: F401
+)
+
+FAMILIES = (
+    creation,
+    declared,
+    elementwise,
+    indexing,
+    nn,
+    patterns,
+    pooling,
+    reductions,
+    shape,
+    values,
+)
+
+
+def register_all(registry: HandlerRegistry) -> HandlerRegistry:
+    """Adds every family's handlers and patterns to `registry`; returns it."""
+    for family in FAMILIES:
+        registry.include(family.HANDLERS)
+    return registry
+
+
+@cache
+def default_registry() -> HandlerRegistry:
+    return register_all(HandlerRegistry())

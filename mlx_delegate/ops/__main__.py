@@ -7,14 +7,15 @@ import argparse
 import sys
 from collections import defaultdict
 
-from ..builder import REGISTRY
+from . import default_registry
 
 
 def coverage() -> dict[str, list[str]]:
     """Category -> sorted target names; kept-whole targets are marked with `*`."""
-    kept = {str(t) for t in REGISTRY.keep_whole_keys()}
+    registry = default_registry()
+    kept = {str(t) for t in registry.keep_whole_keys()}
     by_category: dict[str, list[str]] = defaultdict(list)
-    for key, handler in REGISTRY.handlers().items():
+    for key, handler in registry.handlers().items():
         module = getattr(getattr(handler, "func", handler), "__module__", "")
         name = str(key) + (" *" if str(key) in kept else "")
         by_category[module.rsplit(".", 1)[-1]].append(name)
@@ -34,7 +35,8 @@ def main(argv=None) -> int:
         for name in names:
             print(f"  {name}")
     total = sum(len(names) for names in table.values())
-    print(f"{total} targets registered ({len(REGISTRY.keep_whole_keys())} kept whole, marked *)")
+    kept = len(default_registry().keep_whole_keys())
+    print(f"{total} targets registered ({kept} kept whole, marked *)")
     return 0
 
 

@@ -6,11 +6,22 @@ import torch
 from torch.fx import Node
 
 
-def arg(node: Node, index: int, name: str, default=None):
-    """An argument given by position or by keyword."""
-    if len(node.args) > index:
+def arg(node: Node, name: str, default=None):
+    """Argument `name` of an ATen node however it was passed (by position or by
+    keyword), else the op schema's default for it, else `default` (also when
+    the overload has no such argument: one handler serves several overloads,
+    `add.Tensor` with `alpha` and `bitwise_and.Tensor` without)."""
+    arguments = overload(node)._schema.arguments
+    index = next((i for i, a in enumerate(arguments) if a.name == name), None)
+    if index is None:
+        return default
+    if index < len(node.args) and not arguments[index].kwarg_only:
         return node.args[index]
-    return node.kwargs.get(name, default)
+    if name in node.kwargs:
+        return node.kwargs[name]
+    if arguments[index].has_default_value():
+        return arguments[index].default_value
+    return default
 
 
 def overload(node: Node):

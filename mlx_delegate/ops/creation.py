@@ -5,20 +5,23 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder, ir_dtype
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
+from ..builder.slots import ir_dtype
 from ..ir import schema as ir
-from .common import overload
+from .common import arg, overload
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 
 
-def _dtype(b: ProgramBuilder, node: Node) -> torch.dtype:
+def _dtype(b: Emitter, node: Node) -> torch.dtype:
     return b.val(node).dtype
 
 
-@REGISTRY.register([aten.arange.default, aten.arange.start, aten.arange.start_step])
-def arange(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.arange.default, aten.arange.start, aten.arange.start_step])
+def arange(b: Emitter, node: Node) -> None:
     args = list(node.args)
     if len(args) == 1:
         args = [0, args[0], 1]
@@ -36,25 +39,25 @@ def arange(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [aten.full.default, aten.zeros.default, aten.ones.default, aten.scalar_tensor.default]
 )
-def full(b: ProgramBuilder, node: Node) -> None:
+def full(b: Emitter, node: Node) -> None:
     name = overload(node).overloadpacket.__name__
     if name == "scalar_tensor":
         sizes, value = [], node.args[0]
     else:
         sizes = node.args[0]
-        value = {"zeros": 0, "ones": 1}.get(name, node.args[1] if len(node.args) > 1 else None)
+        value = {"zeros": 0, "ones": 1}[name] if name != "full" else arg(node, "fill_value")
     slot = b.full(value, _dtype(b, node), list(sizes))
     b.bind(node, slot)
 
 
-@REGISTRY.register([aten.full_like.default, aten.zeros_like.default, aten.ones_like.default])
-def full_like(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.full_like.default, aten.zeros_like.default, aten.ones_like.default])
+def full_like(b: Emitter, node: Node) -> None:
     name = overload(node).overloadpacket.__name__
-    value = {"zeros_like": 0, "ones_like": 1}.get(
-        name, node.args[1] if len(node.args) > 1 else None
+    value = (
+        {"zeros_like": 0, "ones_like": 1}[name] if name != "full_like" else arg(node, "fill_value")
     )
     if isinstance(value, Node):
         raise Unsupported("full_like with a runtime fill value")

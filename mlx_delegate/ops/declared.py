@@ -11,14 +11,14 @@ import torch
 from torch.fx import Node
 
 from .._generated import declared
-from ..builder import REGISTRY
-from ..builder.program_builder import ProgramBuilder
+from ..builder import HandlerRegistry
+from ..builder.emitter import Emitter
 from ..ir import schema as ir
 
 DECLARED_OPS = declared().DECLARED_OPS
 
 
-def lower_declared(node_class, operands: tuple[str, ...], b: ProgramBuilder, node: Node) -> None:
+def lower_declared(node_class, operands: tuple[str, ...], b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     slots = {name: b.operand(arg, dtype).tid for name, arg in zip(operands, node.args)}
     b.emit(node_class(**slots, out=b.out(node).tid))
@@ -30,6 +30,9 @@ def aten_overload(name: str):
     return getattr(getattr(torch.ops.aten, packet), overload_name)
 
 
+HANDLERS = HandlerRegistry()
+
+
 def _register(op) -> None:
     """Overloads outside core ATen are kept whole: ExecuTorch would decompose
     them (sgn into sign) before we see them."""
@@ -37,9 +40,9 @@ def _register(op) -> None:
     overloads = [aten_overload(name) for name in op.aten]
     core = [o for o in overloads if torch.Tag.core in o.tags]
     if core:
-        REGISTRY.register(core)(handler)
+        HANDLERS.register(core)(handler)
     if len(core) < len(overloads):
-        REGISTRY.register([o for o in overloads if o not in core], keep_whole=True)(handler)
+        HANDLERS.register([o for o in overloads if o not in core], keep_whole=True)(handler)
 
 
 for _op in DECLARED_OPS:

@@ -5,20 +5,23 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder, TensorSlot
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
+from ..builder.slots import TensorSlot
 from ..ir import schema as ir
 from .common import arg, overload
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 
 
-def compute_dtype(b: ProgramBuilder, lhs, rhs) -> torch.dtype:
+def compute_dtype(b: Emitter, lhs, rhs) -> torch.dtype:
     """PyTorch's type promotion of two operands, tensors or Python scalars."""
     return torch.result_type(_stand_in(b, lhs), _stand_in(b, rhs))
 
 
-def _stand_in(b: ProgramBuilder, arg):
+def _stand_in(b: Emitter, arg):
     """What torch.result_type needs of an operand: its dtype, whether it is 0-d
     (0-d tensors and scalars only take part by category), or the scalar."""
     if not isinstance(arg, Node):
@@ -63,11 +66,11 @@ BINARY = {
 BINARY_KEPT_WHOLE = {aten.logaddexp.default}
 
 
-@REGISTRY.register([t for t in BINARY if t not in BINARY_KEPT_WHOLE])
-def binary(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([t for t in BINARY if t not in BINARY_KEPT_WHOLE])
+def binary(b: Emitter, node: Node) -> None:
     lhs, rhs = node.args[0], node.args[1]
     dtype = b.val(node).dtype
-    alpha = node.kwargs.get("alpha", 1)
+    alpha = arg(node, "alpha", 1)
     x, y = b.operand(lhs, dtype), b.operand(rhs, dtype)
     if alpha != 1:
         if dtype == torch.bool:
@@ -79,13 +82,13 @@ def binary(b: ProgramBuilder, node: Node) -> None:
     b.emit(op(a=x.tid, b=y.tid, out=b.out(node).tid))
 
 
-@REGISTRY.register(list(BINARY_KEPT_WHOLE), keep_whole=True)
-def binary_kept_whole(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(BINARY_KEPT_WHOLE), keep_whole=True)
+def binary_kept_whole(b: Emitter, node: Node) -> None:
     binary(b, node)
 
 
-@REGISTRY.register([aten.fmod.Tensor, aten.fmod.Scalar])
-def fmod(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.fmod.Tensor, aten.fmod.Scalar])
+def fmod(b: Emitter, node: Node) -> None:
     """C's fmod, whose result has the sign of the dividend: the remainder of
     |a| by |b| (exact: both are nonnegative), times sign(a)."""
     dtype = b.val(node).dtype
@@ -105,11 +108,11 @@ def fmod(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.MultiplyNode(a=remainder.tid, b=sign.tid, out=b.out(node).tid))
 
 
-@REGISTRY.register([aten.rsub.Scalar, aten.rsub.Tensor])
-def rsub(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.rsub.Scalar, aten.rsub.Tensor])
+def rsub(b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
-    alpha = node.kwargs.get("alpha", 1)
+    alpha = arg(node, "alpha", 1)
     if alpha != 1:
         scaled = b.temp(dtype, x.shape)
         b.emit(ir.MultiplyNode(a=x.tid, b=b.full(alpha, dtype).tid, out=scaled.tid))
@@ -124,16 +127,16 @@ DIV_MODES = {
 }
 
 
-@REGISTRY.register([aten.div.Tensor, aten.div.Scalar, aten.div.Tensor_mode, aten.div.Scalar_mode])
-def div(b: ProgramBuilder, node: Node) -> None:
-    mode = node.kwargs.get("rounding_mode")
+@HANDLERS.register([aten.div.Tensor, aten.div.Scalar, aten.div.Tensor_mode, aten.div.Scalar_mode])
+def div(b: Emitter, node: Node) -> None:
+    mode = arg(node, "rounding_mode")
     dtype = b.val(node).dtype
     x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
     b.emit(ir.DivideNode(a=x.tid, b=y.tid, out=b.out(node).tid, rounding=DIV_MODES[mode]))
 
 
-@REGISTRY.register([aten.floor_divide.default])
-def floor_divide(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.floor_divide.default])
+def floor_divide(b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
     b.emit(ir.DivideNode(a=x.tid, b=y.tid, out=b.out(node).tid, rounding=ir.DivRounding.Floor))
@@ -156,8 +159,8 @@ COMPARE_TARGETS = {
 }
 
 
-@REGISTRY.register(list(COMPARE_TARGETS))
-def compare(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(COMPARE_TARGETS))
+def compare(b: Emitter, node: Node) -> None:
     dtype = compute_dtype(b, node.args[0], node.args[1])
     x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
     b.emit(COMPARE_TARGETS[overload(node)](a=x.tid, b=y.tid, out=b.out(node).tid))
@@ -166,31 +169,31 @@ def compare(b: ProgramBuilder, node: Node) -> None:
 LOGIC = {aten.logical_and.default: ir.LogicalAndNode, aten.logical_or.default: ir.LogicalOrNode}
 
 
-@REGISTRY.register(list(LOGIC))
-def logic(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(LOGIC))
+def logic(b: Emitter, node: Node) -> None:
     x, y = b.operand(node.args[0], torch.bool), b.operand(node.args[1], torch.bool)
     result = b.temp(torch.bool, tuple(b.val(node).shape))
     b.emit(LOGIC[overload(node)](a=x.tid, b=y.tid, out=result.tid))
     _bind_cast(b, node, result)
 
 
-@REGISTRY.register([aten.logical_not.default])
-def logical_not(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.logical_not.default])
+def logical_not(b: Emitter, node: Node) -> None:
     x = b.operand(node.args[0], torch.bool)
     result = b.temp(torch.bool, tuple(b.val(node).shape))
     b.emit(ir.LogicalNotNode(x=x.tid, out=result.tid))
     _bind_cast(b, node, result)
 
 
-def _bind_cast(b: ProgramBuilder, node: Node, result: TensorSlot) -> None:
+def _bind_cast(b: Emitter, node: Node, result: TensorSlot) -> None:
     """Binds `node` to `result` cast to the node's dtype."""
     b.bind(node, b.cast(result, b.val(node).dtype))
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar]
 )
-def where(b: ProgramBuilder, node: Node) -> None:
+def where(b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     condition = b.operand(node.args[0], torch.bool)
     x, y = b.operand(node.args[1], dtype), b.operand(node.args[2], dtype)
@@ -215,8 +218,8 @@ INTEGER_IDENTITY = {aten.floor.default, aten.ceil.default, aten.trunc.default}
 UNARY_KEPT_WHOLE = {aten.silu.default, aten.square.default}
 
 
-@REGISTRY.register([t for t in UNARY if t not in UNARY_KEPT_WHOLE])
-def unary(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([t for t in UNARY if t not in UNARY_KEPT_WHOLE])
+def unary(b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
     target = overload(node)
@@ -226,59 +229,57 @@ def unary(b: ProgramBuilder, node: Node) -> None:
     b.emit(UNARY[target](x=x.tid, out=b.out(node).tid))
 
 
-@REGISTRY.register(list(UNARY_KEPT_WHOLE), keep_whole=True)
-def unary_kept_whole(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(UNARY_KEPT_WHOLE), keep_whole=True)
+def unary_kept_whole(b: Emitter, node: Node) -> None:
     unary(b, node)
 
 
 PREDICATES = {aten.isnan.default: ir.IsNanNode, aten.isinf.default: ir.IsInfNode}
 
 
-@REGISTRY.register(list(PREDICATES))
-def predicate(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(PREDICATES))
+def predicate(b: Emitter, node: Node) -> None:
     """Bool results of the input as it is (integers are never nan or inf)."""
     x = b.tensor_slot(node.args[0])
     b.emit(PREDICATES[overload(node)](x=x.tid, out=b.out(node).tid))
 
 
 # round.decimals is rewritten before decomposition (passes/pre_decomposition.py).
-@REGISTRY.register([aten.round.default])
-def round_(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.round.default])
+def round_(b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
     b.emit(ir.RoundNode(x=x.tid, out=b.out(node).tid))
 
 
-@REGISTRY.register([aten.gelu.default], keep_whole=True)
-def gelu(b: ProgramBuilder, node: Node) -> None:
-    approximate = node.kwargs.get("approximate", node.args[1] if len(node.args) > 1 else "none")
+@HANDLERS.register([aten.gelu.default], keep_whole=True)
+def gelu(b: Emitter, node: Node) -> None:
+    approximate = arg(node, "approximate")
     modes = {"none": ir.GeluApproximation.None_, "tanh": ir.GeluApproximation.Tanh}
     x = b.operand(node.args[0], b.val(node).dtype)
     b.emit(ir.GeluNode(x=x.tid, out=b.out(node).tid, approximation=modes[approximate]))
 
 
-@REGISTRY.register([aten.leaky_relu.default], keep_whole=True)
-def leaky_relu(b: ProgramBuilder, node: Node) -> None:
-    slope = node.args[1] if len(node.args) > 1 else node.kwargs.get("negative_slope", 0.01)
+@HANDLERS.register([aten.leaky_relu.default], keep_whole=True)
+def leaky_relu(b: Emitter, node: Node) -> None:
+    slope = arg(node, "negative_slope")
     x = b.operand(node.args[0], b.val(node).dtype)
     b.emit(ir.LeakyReluNode(x=x.tid, out=b.out(node).tid, negative_slope=float(slope)))
 
 
-@REGISTRY.register([aten.hardtanh.default], keep_whole=True)
-def hardtanh(b: ProgramBuilder, node: Node) -> None:
-    low = node.args[1] if len(node.args) > 1 else -1.0
-    high = node.args[2] if len(node.args) > 2 else 1.0
+@HANDLERS.register([aten.hardtanh.default], keep_whole=True)
+def hardtanh(b: Emitter, node: Node) -> None:
+    low, high = arg(node, "min_val"), arg(node, "max_val")
     _clip(b, node, low, high)
 
 
-@REGISTRY.register([aten.clamp.default, aten.clamp.Tensor])
-def clamp(b: ProgramBuilder, node: Node) -> None:
-    low = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
-    high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+@HANDLERS.register([aten.clamp.default, aten.clamp.Tensor])
+def clamp(b: Emitter, node: Node) -> None:
+    low, high = arg(node, "min"), arg(node, "max")
     _clip(b, node, low, high)
 
 
-def _clip(b: ProgramBuilder, node: Node, low, high) -> None:
+def _clip(b: Emitter, node: Node, low, high) -> None:
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
     bound = lambda v: None if v is None else ir.TidOrVid(tid=b.operand(v, dtype).tid)  # noqa: E731
@@ -287,8 +288,8 @@ def _clip(b: ProgramBuilder, node: Node, low, high) -> None:
 
 # Kept whole: ExecuTorch would otherwise decompose them into add/clamp/div with
 # dtype copies, and mish and softplus into exp/log1p/where.
-@REGISTRY.register([aten.hardsigmoid.default, aten.hardswish.default], keep_whole=True)
-def hard_activation(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.hardsigmoid.default, aten.hardswish.default], keep_whole=True)
+def hard_activation(b: Emitter, node: Node) -> None:
     """PyTorch's formulas: relu6(x + 3) / 6, and x * relu6(x + 3) / 6."""
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
@@ -303,8 +304,8 @@ def hard_activation(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.DivideNode(a=clipped.tid, b=b.full(6, dtype).tid, out=b.out(node).tid))
 
 
-@REGISTRY.register([aten.mish.default], keep_whole=True)
-def mish(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.mish.default], keep_whole=True)
+def mish(b: Emitter, node: Node) -> None:
     """x * tanh(softplus(x)), softplus(x) = logaddexp(x, 0)."""
     dtype = b.val(node).dtype
     x = b.operand(node.args[0], dtype)
@@ -314,11 +315,11 @@ def mish(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.MultiplyNode(a=x.tid, b=tanh.tid, out=b.out(node).tid))
 
 
-@REGISTRY.register([aten.softplus.default], keep_whole=True)
-def softplus(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.softplus.default], keep_whole=True)
+def softplus(b: Emitter, node: Node) -> None:
     """x where beta * x > threshold, else logaddexp(beta * x, 0) / beta."""
-    beta = arg(node, 1, "beta", 1)
-    threshold = arg(node, 2, "threshold", 20)
+    beta = arg(node, "beta", 1)
+    threshold = arg(node, "threshold", 20)
     if isinstance(beta, Node) or isinstance(threshold, Node):
         raise Unsupported("softplus with runtime beta or threshold")
     dtype = b.val(node).dtype

@@ -5,15 +5,18 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
 from ..ir import schema as ir
+from .common import arg
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 
 
-@REGISTRY.register([aten.index_select.default])
-def index_select(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.index_select.default])
+def index_select(b: Emitter, node: Node) -> None:
     x, dim, index = node.args[:3]
     indices = b.tensor_slot(index)
     if not indices.shape:  # a 0-d index selects one element but keeps the axis
@@ -23,8 +26,8 @@ def index_select(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.TakeNode(x=b.tid(x), indices=indices.tid, out=b.out(node).tid, axis=int(dim)))
 
 
-@REGISTRY.register([aten.index.Tensor])
-def index(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.index.Tensor])
+def index(b: Emitter, node: Node) -> None:
     x, indices = node.args[:2]
     # Trailing Nones (full slices) change nothing; a leading None (x[:, i]) does.
     indices = list(indices)
@@ -46,7 +49,7 @@ def index(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.IndexNode(x=b.tid(x), indices=[s.tid for s in slots], out=b.out(node).tid))
 
 
-def _fit(b: ProgramBuilder, source: Node, like: Node, skip_axis: int | None):
+def _fit(b: Emitter, source: Node, like: Node, skip_axis: int | None):
     """`source` sliced to `like`'s sizes on every axis but `skip_axis` (if any)."""
     slot = b.tensor_slot(source)
     source_shape, like_shape = b.val(source).shape, b.val(like).shape
@@ -72,10 +75,10 @@ def _fit(b: ProgramBuilder, source: Node, like: Node, skip_axis: int | None):
     return slot
 
 
-@REGISTRY.register([aten.gather.default])
-def gather(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.gather.default])
+def gather(b: Emitter, node: Node) -> None:
     x, dim, index = node.args[:3]
-    if node.kwargs.get("sparse_grad"):
+    if arg(node, "sparse_grad"):
         raise Unsupported("sparse_grad")
     source = _fit(b, x, index, int(dim))
     b.emit(
@@ -83,8 +86,8 @@ def gather(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.scatter_add.default])
-def scatter_add(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.scatter_add.default])
+def scatter_add(b: Emitter, node: Node) -> None:
     """PyTorch lets the index be smaller than x on every axis; MLX's scatter
     needs it to match x off `axis`. So scatter into the corner of x that the
     index covers, then write that corner back into x, one axis at a time."""
@@ -136,8 +139,8 @@ def scatter_add(b: ProgramBuilder, node: Node) -> None:
         result = merged
 
 
-@REGISTRY.register([aten.index_put.default, aten.index_copy.default])
-def index_put(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.index_put.default, aten.index_copy.default])
+def index_put(b: Emitter, node: Node) -> None:
     """x[:, ..., index] = values with one 1-D index tensor (index_copy is the
     same with the axis given): a scatter along that axis."""
     x = node.args[0]
@@ -145,7 +148,7 @@ def index_put(b: ProgramBuilder, node: Node) -> None:
         axis, index, values = int(node.args[1]), node.args[2], node.args[3]
     else:
         indices, values = node.args[1], node.args[2]
-        accumulate = node.args[3] if len(node.args) > 3 else node.kwargs.get("accumulate", False)
+        accumulate = arg(node, "accumulate")
         if accumulate:
             raise Unsupported("index_put with accumulate=True")
         tensors = [i for i in indices if i is not None]

@@ -10,30 +10,33 @@ from typing import Any, Optional
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder, SlotKind, ir_dtype
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
+from ..builder.slots import SlotKind, ir_dtype
 from ..builder.registry import target_key
 from ..ir import schema as ir
 from .common import arg
 
+HANDLERS = HandlerRegistry()
+
 aten = torch.ops.aten
 
 
-def _float_operands(b: ProgramBuilder, node: Node, *args):
+def _float_operands(b: Emitter, node: Node, *args):
     dtype = b.val(node).dtype
     return [None if a is None else b.operand(a, dtype) for a in args]
 
 
-def _require_float(b: ProgramBuilder, node: Node) -> None:
+def _require_float(b: Emitter, node: Node) -> None:
     """MLX's matmul and conv kernels take floats only."""
     if not b.val(node).dtype.is_floating_point:
         raise Unsupported(f"{b.val(node).dtype} inputs (MLX computes this in floating point only)")
 
 
-@REGISTRY.register([aten.linear.default], keep_whole=True)
-def linear(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.linear.default], keep_whole=True)
+def linear(b: Emitter, node: Node) -> None:
     _require_float(b, node)
-    x, weight, bias = _float_operands(b, node, node.args[0], node.args[1], arg(node, 2, "bias"))
+    x, weight, bias = _float_operands(b, node, node.args[0], node.args[1], arg(node, "bias"))
     b.emit(
         ir.LinearNode(
             x=x.tid, weight=weight.tid, out=b.out(node).tid, bias=None if bias is None else bias.tid
@@ -41,8 +44,8 @@ def linear(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.addmm.default])
-def addmm(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.addmm.default])
+def addmm(b: Emitter, node: Node) -> None:
     _require_float(b, node)
     bias, mat1, mat2 = _float_operands(b, node, *node.args[:3])
     b.emit(
@@ -51,14 +54,14 @@ def addmm(b: ProgramBuilder, node: Node) -> None:
             mat1=mat1.tid,
             mat2=mat2.tid,
             out=b.out(node).tid,
-            alpha=float(node.kwargs.get("alpha", 1)),
-            beta=float(node.kwargs.get("beta", 1)),
+            alpha=float(arg(node, "alpha")),
+            beta=float(arg(node, "beta")),
         )
     )
 
 
-@REGISTRY.register([aten.mm.default, aten.bmm.default, aten.matmul.default], keep_whole=True)
-def matmul(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.mm.default, aten.bmm.default, aten.matmul.default], keep_whole=True)
+def matmul(b: Emitter, node: Node) -> None:
     lhs, rhs = _float_operands(b, node, node.args[0], node.args[1])
     if b.val(node).dtype.is_floating_point:
         b.emit(ir.MatmulNode(a=lhs.tid, b=rhs.tid, out=b.out(node).tid))
@@ -66,7 +69,7 @@ def matmul(b: ProgramBuilder, node: Node) -> None:
         _integer_matmul(b, node, lhs, rhs)
 
 
-def _integer_matmul(b: ProgramBuilder, node: Node, lhs, rhs) -> None:
+def _integer_matmul(b: Emitter, node: Node, lhs, rhs) -> None:
     """MLX's matmul takes floats only, and float32 is inexact past 2**24; so
     integer products are sum(a[..., :, :, None] * b[..., None, :, :], -2),
     exact and wrapping on overflow as PyTorch's are."""
@@ -83,11 +86,11 @@ def _integer_matmul(b: ProgramBuilder, node: Node, lhs, rhs) -> None:
     b.emit(ir.SumNode(x=products.tid, out=b.out(node).tid, axes=[-2], keepdims=False))
 
 
-@REGISTRY.register([aten.layer_norm.default], keep_whole=True)
-def layer_norm(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.layer_norm.default], keep_whole=True)
+def layer_norm(b: Emitter, node: Node) -> None:
     normalized_shape = node.args[1]
-    weight, bias = arg(node, 2, "weight"), arg(node, 3, "bias")
-    eps = float(arg(node, 4, "eps", 1e-5))
+    weight, bias = arg(node, "weight"), arg(node, "bias")
+    eps = float(arg(node, "eps", 1e-5))
     x, w, bb = _float_operands(b, node, node.args[0], weight, bias)
     b.emit(
         ir.LayerNormNode(
@@ -101,8 +104,8 @@ def layer_norm(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.native_layer_norm.default])
-def native_layer_norm(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.native_layer_norm.default])
+def native_layer_norm(b: Emitter, node: Node) -> None:
     x_node, normalized_shape, weight, bias, eps = node.args[:5]
     out_val, mean_val, rstd_val = b.val(node)
     x, w, bb = (None if a is None else b.operand(a, out_val.dtype) for a in (x_node, weight, bias))
@@ -122,13 +125,13 @@ def native_layer_norm(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, outs)
 
 
-@REGISTRY.register([aten.rms_norm.default], keep_whole=True)
-def rms_norm(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.rms_norm.default], keep_whole=True)
+def rms_norm(b: Emitter, node: Node) -> None:
     normalized_shape = node.args[1]
     if len(normalized_shape) != 1:
         raise Unsupported("rms_norm over more than the last axis")
-    weight = arg(node, 2, "weight")
-    eps = arg(node, 3, "eps")
+    weight = arg(node, "weight")
+    eps = arg(node, "eps")
     dtype = b.val(node).dtype
     if eps is None:
         eps = torch.finfo(dtype).eps
@@ -136,8 +139,8 @@ def rms_norm(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.RmsNormNode(x=x.tid, out=b.out(node).tid, weight=w and w.tid, eps=float(eps)))
 
 
-@REGISTRY.register([aten.embedding.default])
-def embedding(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.embedding.default])
+def embedding(b: Emitter, node: Node) -> None:
     weight, indices = b.tensor_slot(node.args[0]), b.tensor_slot(node.args[1])
     b.emit(ir.TakeNode(x=weight.tid, indices=indices.tid, out=b.out(node).tid, axis=0))
 
@@ -176,25 +179,25 @@ def conv_args(node: Node) -> ConvArgs:
     return ConvArgs(
         node.args[0],
         node.args[1],
-        arg(node, 2, "bias"),
-        arg(node, 3, "stride", 1),
-        arg(node, 4, "padding", 0),
-        arg(node, 5, "dilation", 1),
-        int(arg(node, 6, "groups", 1)),
+        arg(node, "bias"),
+        arg(node, "stride", 1),
+        arg(node, "padding", 0),
+        arg(node, "dilation", 1),
+        int(arg(node, "groups", 1)),
     )
 
 
-@REGISTRY.register([aten.conv1d.default, aten.conv2d.default], keep_whole=True)
-def conv(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.conv1d.default, aten.conv2d.default], keep_whole=True)
+def conv(b: Emitter, node: Node) -> None:
     emit_conv(b, node, conv_args(node))
 
 
-@REGISTRY.register([aten.convolution.default])
-def convolution(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.convolution.default])
+def convolution(b: Emitter, node: Node) -> None:
     emit_conv(b, node, conv_args(node))
 
 
-def emit_conv(b: ProgramBuilder, node: Node, c: ConvArgs, weight=None, bias=None) -> None:
+def emit_conv(b: Emitter, node: Node, c: ConvArgs, weight=None, bias=None) -> None:
     """A ConvNode for `c`, writing `node`'s output; `weight` and `bias` replace
     c's own (slots of constants computed at compile time, e.g. a folded batch norm)."""
     _require_float(b, node)
@@ -232,13 +235,13 @@ def emit_conv(b: ProgramBuilder, node: Node, c: ConvArgs, weight=None, bias=None
 # ---- normalization over batch statistics and groups ----------------------------
 
 
-def _channel_shape(b: ProgramBuilder, x: Node) -> tuple:
+def _channel_shape(b: Emitter, x: Node) -> tuple:
     """(C, 1, ..., 1): a per-channel vector shaped to broadcast over (N, C, *spatial)."""
     shape = b.val(x).shape
     return (int(shape[1]),) + (1,) * (len(shape) - 2)
 
 
-def _per_channel(b: ProgramBuilder, slot, shape: tuple, dtype: torch.dtype):
+def _per_channel(b: Emitter, slot, shape: tuple, dtype: torch.dtype):
     """A (C,) slot cast to `dtype` and reshaped to `shape`."""
     slot = b.cast(slot, dtype)
     if tuple(slot.shape) == shape:
@@ -248,7 +251,7 @@ def _per_channel(b: ProgramBuilder, slot, shape: tuple, dtype: torch.dtype):
     return out
 
 
-def _binary(b: ProgramBuilder, kind, lhs, rhs):
+def _binary(b: Emitter, kind, lhs, rhs):
     """kind(lhs, rhs) into a new temp of their broadcast shape."""
     rank = max(len(lhs.shape), len(rhs.shape))
     pad = lambda s: (1,) * (rank - len(s)) + tuple(s)  # noqa: E731
@@ -260,7 +263,7 @@ def _binary(b: ProgramBuilder, kind, lhs, rhs):
     return out
 
 
-def _is_constant(b: ProgramBuilder, node: Optional[Node]) -> bool:
+def _is_constant(b: Emitter, node: Optional[Node]) -> bool:
     """None, or a constant input: a parameter, buffer or lifted tensor (the same
     answer in the partitioner's dry run and at compile time)."""
     return node is None or (
@@ -274,7 +277,7 @@ def _only_output_used(node: Node, what: str, *indices: int) -> None:
         raise Unsupported(f"{what}: the statistics outputs are used")
 
 
-def batch_norm_scale_shift(b: ProgramBuilder, weight, bias, mean, var, eps: float):
+def batch_norm_scale_shift(b: Emitter, weight, bias, mean, var, eps: float):
     """Inference batch norm as y = x * scale + shift, computed (float64) from its
     constants: scale = weight / sqrt(var + eps), shift = bias - mean * scale."""
 
@@ -285,8 +288,8 @@ def batch_norm_scale_shift(b: ProgramBuilder, weight, bias, mean, var, eps: floa
     return scale, value(bias, 0.0) - value(mean) * scale
 
 
-@REGISTRY.register([aten._native_batch_norm_legit_no_training.default])
-def batch_norm(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten._native_batch_norm_legit_no_training.default])
+def batch_norm(b: Emitter, node: Node) -> None:
     """Inference batch norm (running statistics), when no convolution folds it:
     x * scale + shift with scale and shift computed at compile time from
     constant statistics, else (x - mean) * rsqrt(var + eps) * weight + bias."""
@@ -323,7 +326,7 @@ def batch_norm(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, [out])
 
 
-def _affine(b: ProgramBuilder, y, weight, bias, shape):
+def _affine(b: Emitter, y, weight, bias, shape):
     """y * weight + bias with (C,) weight and bias broadcast as `shape` (either may be None)."""
     for kind, n in ((ir.MultiplyNode, weight), (ir.AddNode, bias)):
         if n is not None:
@@ -331,8 +334,8 @@ def _affine(b: ProgramBuilder, y, weight, bias, shape):
     return y
 
 
-@REGISTRY.register([aten._native_batch_norm_legit.no_stats])
-def batch_norm_batch_stats(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten._native_batch_norm_legit.no_stats])
+def batch_norm_batch_stats(b: Emitter, node: Node) -> None:
     """Batch norm over the batch's own statistics (no running ones), what
     instance norm becomes: x viewed as (1, N * C, *spatial). Statistics are
     computed in float32; with a batch axis of 1 it is a LayerNorm over the
@@ -365,8 +368,8 @@ def batch_norm_batch_stats(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, [_affine(b, normed, weight, bias, shape)])
 
 
-@REGISTRY.register([aten.native_group_norm.default])
-def group_norm(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.native_group_norm.default])
+def group_norm(b: Emitter, node: Node) -> None:
     """(N, C, *spatial) viewed as (N, G, C / G * prod(spatial)), normalized over
     its last axis by one LayerNorm, viewed back, then the per-channel affine."""
     x_node, weight, bias, _, channels, hxw, groups, eps = node.args[:8]
@@ -408,7 +411,7 @@ def group_norm(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, outs)
 
 
-def fold_conv_batch_norm(b: ProgramBuilder, conv_node: Node, bn: Node, out: Node) -> None:
+def fold_conv_batch_norm(b: Emitter, conv_node: Node, bn: Node, out: Node) -> None:
     """conv -> inference batch norm -> its output `out`, as one convolution whose
     weights and bias have the batch norm folded in at compile time, when the
     weights and statistics are constants; else each node by its own handler."""
@@ -416,7 +419,7 @@ def fold_conv_batch_norm(b: ProgramBuilder, conv_node: Node, bn: Node, out: Node
     weight, bias, mean, var = bn.args[1:5]
     if not all(_is_constant(b, n) for n in (c.weight, c.bias, weight, bias, mean, var)):
         for n in (conv_node, bn, out):
-            REGISTRY.lookup(n.target)(b, n)
+            b.lower_with_handler(n)
         return
     eps = float(bn.args[6])
     dtype = b.val(conv_node).dtype
@@ -446,16 +449,16 @@ def fold_conv_batch_norm(b: ProgramBuilder, conv_node: Node, bn: Node, out: Node
     )
 
 
-@REGISTRY.register([aten.scaled_dot_product_attention.default], keep_whole=True)
-def sdpa(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.scaled_dot_product_attention.default], keep_whole=True)
+def sdpa(b: Emitter, node: Node) -> None:
     """(B, H, L, D) inputs as they are; (B, L, D) ones, and a (B, L, S) mask, get
     a heads axis of 1, removed from the output. Masks broadcast to (B, H, L, S)."""
     q, k, v = node.args[:3]
-    mask = arg(node, 3, "attn_mask")
-    dropout = arg(node, 4, "dropout_p", 0.0)
-    causal = bool(arg(node, 5, "is_causal", False))
-    scale = arg(node, 6, "scale")
-    enable_gqa = bool(node.kwargs.get("enable_gqa", False))
+    mask = arg(node, "attn_mask")
+    dropout = arg(node, "dropout_p", 0.0)
+    causal = bool(arg(node, "is_causal", False))
+    scale = arg(node, "scale")
+    enable_gqa = bool(arg(node, "enable_gqa"))
     if dropout:
         raise Unsupported("attention dropout")
     q_val, k_val = b.val(q), b.val(k)
@@ -495,7 +498,7 @@ def sdpa(b: ProgramBuilder, node: Node) -> None:
         b.emit(ir.SqueezeNode(x=out.tid, out=b.out(node).tid, axes=[1]))
 
 
-def _heads_axis(b: ProgramBuilder, slot):
+def _heads_axis(b: Emitter, slot):
     """(B, L, D) -> (B, 1, L, D)."""
     out = b.temp(slot.dtype, (slot.shape[0], 1, *slot.shape[1:]))
     b.emit(ir.ExpandDimsNode(x=slot.tid, out=out.tid, axes=[1]))

@@ -14,10 +14,12 @@ from typing import Optional
 
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
+from ..builder import HandlerRegistry, Unsupported
 from ..builder.registry import PatternMatch, target_key
 from ..ir import schema as ir
 from .nn import fold_conv_batch_norm
+
+HANDLERS = HandlerRegistry()
 
 
 def _is(node, *names: str) -> bool:
@@ -82,7 +84,7 @@ def _eps_value(b, eps) -> float:
     return 0.0 if value is None else float(value.reshape(-1)[0])
 
 
-@REGISTRY.register_pattern
+@HANDLERS.register_pattern
 def rms_norm(node: Node) -> Optional[PatternMatch]:
     weight, normalized = None, _normalize(node)
     if normalized is None and _is(node, "aten::mul.Tensor"):
@@ -116,7 +118,7 @@ def rms_norm(node: Node) -> Optional[PatternMatch]:
 CONVOLUTIONS = ("aten::convolution", "aten::conv1d", "aten::conv2d")
 
 
-@REGISTRY.register_pattern
+@HANDLERS.register_pattern
 def conv_batch_norm(node: Node) -> Optional[PatternMatch]:
     """getitem(batch_norm(conv(...)), 0), the batch norm in inference mode. The
     builder checks that the convolution's output feeds only the batch norm."""

@@ -11,13 +11,15 @@ import operator
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
 from ..ir import schema as ir
 from ..passes import (
     adaptive_max_pool as _defines_the_op,
 )  # noqa: F401  (mlx_delegate::adaptive_max_pool)
 from .common import arg, overload
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 
@@ -31,13 +33,13 @@ def _per_axis(value, nd: int, default: list[int]) -> list[int]:
     return values * nd if len(values) == 1 else values
 
 
-def _require_float(b: ProgramBuilder, x: Node, what: str) -> None:
+def _require_float(b: Emitter, x: Node, what: str) -> None:
     dtype = b.val(x).dtype
     if not dtype.is_floating_point:
         raise Unsupported(f"{dtype} {what} (MLX computes it in floating point only)")
 
 
-def _static_sizes(b: ProgramBuilder, x: Node, nd: int) -> list[int]:
+def _static_sizes(b: Emitter, x: Node, nd: int) -> list[int]:
     sizes = b.val(x).shape[-nd:]
     if any(isinstance(s, torch.SymInt) for s in sizes):
         raise Unsupported("dynamic spatial sizes")
@@ -53,8 +55,8 @@ def _used_outputs(node: Node) -> set[int]:
 MAX_POOL = {aten.max_pool2d_with_indices.default: 2, aten.max_pool3d_with_indices.default: 3}
 
 
-@REGISTRY.register(list(MAX_POOL))
-def max_pool(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(MAX_POOL))
+def max_pool(b: Emitter, node: Node) -> None:
     """One PoolNode; its indices output only when the graph reads them (max_pool1d
     and max_poolNd without indices become these ops too)."""
     nd = MAX_POOL[overload(node)]
@@ -71,10 +73,10 @@ def max_pool(b: ProgramBuilder, node: Node) -> None:
             indices_out=index and index.tid,
             kind=ir.PoolKind.Max,
             kernel=kernel,
-            stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
-            padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
-            dilation=_per_axis(arg(node, 4, "dilation"), nd, [1] * nd),
-            ceil_mode=bool(arg(node, 5, "ceil_mode", False)),
+            stride=_per_axis(arg(node, "stride"), nd, kernel),
+            padding=_per_axis(arg(node, "padding"), nd, [0] * nd),
+            dilation=_per_axis(arg(node, "dilation"), nd, [1] * nd),
+            ceil_mode=bool(arg(node, "ceil_mode", False)),
         )
     )
     b.bind(node, [out, index])
@@ -83,23 +85,23 @@ def max_pool(b: ProgramBuilder, node: Node) -> None:
 AVG_POOL = {aten.avg_pool2d.default: 2, aten.avg_pool3d.default: 3}
 
 
-@REGISTRY.register(list(AVG_POOL))
-def avg_pool(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(AVG_POOL))
+def avg_pool(b: Emitter, node: Node) -> None:
     nd = AVG_POOL[overload(node)]
     x = node.args[0]
     _require_float(b, x, "average pooling")
     kernel = _per_axis(node.args[1], nd, [])
-    divisor = arg(node, 6, "divisor_override")
+    divisor = arg(node, "divisor_override")
     b.emit(
         ir.PoolNode(
             x=b.tid(x),
             out=b.out(node).tid,
             kind=ir.PoolKind.Avg,
             kernel=kernel,
-            stride=_per_axis(arg(node, 2, "stride"), nd, kernel),
-            padding=_per_axis(arg(node, 3, "padding"), nd, [0] * nd),
-            ceil_mode=bool(arg(node, 4, "ceil_mode", False)),
-            count_include_pad=bool(arg(node, 5, "count_include_pad", True)),
+            stride=_per_axis(arg(node, "stride"), nd, kernel),
+            padding=_per_axis(arg(node, "padding"), nd, [0] * nd),
+            ceil_mode=bool(arg(node, "ceil_mode", False)),
+            count_include_pad=bool(arg(node, "count_include_pad", True)),
             divisor_override=0 if divisor is None else int(divisor),
         )
     )
@@ -115,8 +117,8 @@ def adaptive_windows(size: int, out: int) -> list[tuple[int, int]]:
     return [((o * size) // out, -(-(o + 1) * size // out)) for o in range(out)]
 
 
-@REGISTRY.register(list(ADAPTIVE_AVG))
-def adaptive_avg_pool(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(ADAPTIVE_AVG))
+def adaptive_avg_pool(b: Emitter, node: Node) -> None:
     """Output sizes that divide the input: one average PoolNode. Otherwise the
     windows overlap or differ in size, and the mean is separable per axis: each
     axis is multiplied by a constant (out, in) averaging matrix."""
@@ -140,7 +142,7 @@ def adaptive_avg_pool(b: ProgramBuilder, node: Node) -> None:
         y = _average_axis(b, y, nd - a, size, out, final)
 
 
-def _average_axis(b: ProgramBuilder, y, from_end: int, size: int, out: int, final):
+def _average_axis(b: Emitter, y, from_end: int, size: int, out: int, final):
     """y with its axis `-from_end` (of `size`) averaged into `out` adaptive windows."""
 
     def matrix():
@@ -169,14 +171,14 @@ def _average_axis(b: ProgramBuilder, y, from_end: int, size: int, out: int, fina
     return product if from_end == 2 else _transpose(b, product, perm, final)
 
 
-def _transpose(b: ProgramBuilder, y, perm: list[int], out=None):
+def _transpose(b: Emitter, y, perm: list[int], out=None):
     out = out if out is not None else b.temp(y.dtype, tuple(y.shape[p] for p in perm))
     b.emit(ir.TransposeNode(x=y.tid, out=out.tid, perm=perm))
     return out
 
 
-@REGISTRY.register([torch.ops.mlx_delegate.adaptive_max_pool.default])
-def adaptive_max_pool(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([torch.ops.mlx_delegate.adaptive_max_pool.default])
+def adaptive_max_pool(b: Emitter, node: Node) -> None:
     """Adaptive max pooling whose windows overlap or differ in size (divisible
     sizes became max_pool*_with_indices before decomposition). Each pooled axis
     is gathered (Take) into out * K positions, K its longest window, a shorter
@@ -220,7 +222,7 @@ def adaptive_max_pool(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, [out, index])
 
 
-def _input_plane_index(b: ProgramBuilder, windows, positions, sizes, outs, window, shape):
+def _input_plane_index(b: Emitter, windows, positions, sizes, outs, window, shape):
     """Flat input-plane index of each window's (first) maximum: table[o * window + k]."""
 
     def table():
@@ -246,20 +248,20 @@ def _input_plane_index(b: ProgramBuilder, windows, positions, sizes, outs, windo
     return _take(b, lookup, flat, 0, shape)
 
 
-def _int_constant(b: ProgramBuilder, values: list[int], dtype: torch.dtype, shape=None):
+def _int_constant(b: Emitter, values: list[int], dtype: torch.dtype, shape=None):
     shape = (len(values),) if shape is None else shape
     return b.computed_constant(
         lambda: torch.tensor(values, dtype=dtype).reshape(shape), dtype, shape
     )
 
 
-def _take(b: ProgramBuilder, x, indices, axis: int, shape):
+def _take(b: Emitter, x, indices, axis: int, shape):
     out = b.temp(x.dtype, tuple(shape))
     b.emit(ir.TakeNode(x=x.tid, indices=indices.tid, out=out.tid, axis=axis))
     return out
 
 
-def _reshape(b: ProgramBuilder, y, shape: list):
+def _reshape(b: Emitter, y, shape: list):
     """y reshaped to `shape`, whose one dynamic size (a batch) is given as -1."""
     if sum(isinstance(d, torch.SymInt) for d in shape) > 1:
         raise Unsupported("more than one dynamic leading axis")
@@ -286,9 +288,9 @@ UPSAMPLE = {
 CORE_UPSAMPLE = [aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.vec]
 
 
-@REGISTRY.register(CORE_UPSAMPLE)
-@REGISTRY.register([op for op in UPSAMPLE if op not in CORE_UPSAMPLE], keep_whole=True)
-def upsample(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(CORE_UPSAMPLE)
+@HANDLERS.register([op for op in UPSAMPLE if op not in CORE_UPSAMPLE], keep_whole=True)
+def upsample(b: Emitter, node: Node) -> None:
     """F.interpolate's nearest and (bi/tri)linear modes, with a size or scale factors."""
     mode, nd = UPSAMPLE[overload(node)]
     x = node.args[0]
@@ -297,7 +299,7 @@ def upsample(b: ProgramBuilder, node: Node) -> None:
         _require_float(b, x, "linear interpolation")
     elif b.val(x).dtype == torch.bool:
         raise Unsupported("nearest interpolation of bool")
-    scale_factors = arg(node, 3 if linear else 2, "scale_factors")
+    scale_factors = arg(node, "scale_factors")
     if scale_factors is not None and any(not isinstance(s, (int, float)) for s in scale_factors):
         raise Unsupported("runtime scale factors")
     out_size = b.val(node).shape[-nd:]
@@ -308,7 +310,7 @@ def upsample(b: ProgramBuilder, node: Node) -> None:
             x=b.tid(x),
             out=b.out(node).tid,
             mode=mode,
-            align_corners=bool(arg(node, 2, "align_corners", False)) if linear else False,
+            align_corners=bool(arg(node, "align_corners", False)) if linear else False,
             out_size=[int(s) for s in out_size],
             scales=[1.0 / float(s) for s in scale_factors] if scale_factors else None,
         )

@@ -7,11 +7,14 @@ import operator
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder, ir_dtype
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
+from ..builder.slots import ir_dtype
 from ..ir import schema as ir
 from ..passes import pre_decomposition  # noqa: F401  (defines mlx_delegate::cumprod)
 from .common import arg, overload
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 
@@ -35,7 +38,7 @@ REDUCE = {
 }
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [
         aten.sum.dim_IntList,
         aten.sum.default,
@@ -52,12 +55,12 @@ REDUCE = {
         aten.min.default,
     ]
 )
-def reduce(b: ProgramBuilder, node: Node) -> None:
+def reduce(b: Emitter, node: Node) -> None:
     op = overload(node)
     name = op.overloadpacket.__name__
     reduces_all = op._overloadname == "default" and name not in ("amax", "amin")
-    dims = [] if reduces_all else _axes(arg(node, 1, "dim"))
-    keepdim = False if reduces_all else bool(arg(node, 2, "keepdim", False))
+    dims = [] if reduces_all else _axes(arg(node, "dim"))
+    keepdim = False if reduces_all else bool(arg(node, "keepdim", False))
     out_dtype = b.val(node).dtype
     # Sums and products accumulate in the result dtype, as PyTorch does (int -> int64).
     x = b.operand(
@@ -74,23 +77,21 @@ def reduce(b: ProgramBuilder, node: Node) -> None:
 
 
 # Kept whole: ExecuTorch would otherwise rewrite all(x) as not(any(not(x))).
-@REGISTRY.register([aten.all.default, aten.all.dim, aten.all.dims], keep_whole=True)
-def reduce_all(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.all.default, aten.all.dim, aten.all.dims], keep_whole=True)
+def reduce_all(b: Emitter, node: Node) -> None:
     reduce(b, node)
 
 
-@REGISTRY.register([aten.var.correction, aten.var.dim])
-def var_std(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.var.correction, aten.var.dim])
+def var_std(b: Emitter, node: Node) -> None:
     op = overload(node)
-    dims = _axes(arg(node, 1, "dim"))
+    dims = _axes(arg(node, "dim"))
     if op._overloadname == "dim":
-        unbiased = arg(node, 2, "unbiased", True)
-        ddof = 1 if unbiased else 0
-        keepdim = bool(arg(node, 3, "keepdim", False))
+        ddof = 1 if arg(node, "unbiased") else 0
     else:
-        correction = node.kwargs.get("correction", 1)
+        correction = arg(node, "correction")
         ddof = 1 if correction is None else correction
-        keepdim = bool(node.kwargs.get("keepdim", False))
+    keepdim = bool(arg(node, "keepdim"))
     if ddof != int(ddof):
         raise Unsupported("fractional correction")
     x = b.operand(node.args[0], b.val(node).dtype)
@@ -99,15 +100,15 @@ def var_std(b: ProgramBuilder, node: Node) -> None:
 
 
 # Kept whole: ExecuTorch would otherwise decompose std into sqrt(var).
-@REGISTRY.register([aten.std.correction, aten.std.dim], keep_whole=True)
-def std(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.std.correction, aten.std.dim], keep_whole=True)
+def std(b: Emitter, node: Node) -> None:
     var_std(b, node)
 
 
-@REGISTRY.register([aten.argmax.default, aten.argmin.default])
-def arg_reduce(b: ProgramBuilder, node: Node) -> None:
-    axis = arg(node, 1, "dim")
-    keepdim = bool(arg(node, 2, "keepdim", False))
+@HANDLERS.register([aten.argmax.default, aten.argmin.default])
+def arg_reduce(b: Emitter, node: Node) -> None:
+    axis = arg(node, "dim")
+    keepdim = bool(arg(node, "keepdim", False))
     x = b.tensor_slot(node.args[0])
     indices = b.temp(torch.int32, tuple(b.val(node).shape))  # MLX returns uint32
     kind = ir.ArgMaxNode if overload(node).overloadpacket.__name__ == "argmax" else ir.ArgMinNode
@@ -117,23 +118,23 @@ def arg_reduce(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.AsTypeNode(x=indices.tid, out=b.out(node).tid, dtype=ir_dtype(b.val(node).dtype)))
 
 
-@REGISTRY.register([aten.cumsum.default])
-def cumsum(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.cumsum.default])
+def cumsum(b: Emitter, node: Node) -> None:
     x = b.operand(node.args[0], b.val(node).dtype)
     b.emit(ir.CumSumNode(x=x.tid, out=b.out(node).tid, axis=int(node.args[1]), reverse=False))
 
 
-@REGISTRY.register([torch.ops.mlx_delegate.cumprod.default])  # aten.cumprod, rewritten (passes/)
-def cumprod(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([torch.ops.mlx_delegate.cumprod.default])  # aten.cumprod, rewritten (passes/)
+def cumprod(b: Emitter, node: Node) -> None:
     x = b.operand(node.args[0], b.val(node).dtype)
     b.emit(ir.CumProdNode(x=x.tid, out=b.out(node).tid, axis=int(node.args[1]), reverse=False))
 
 
 # Kept whole: ExecuTorch would otherwise decompose it into amax, exp, sum, log.
-@REGISTRY.register([aten.logsumexp.default], keep_whole=True)
-def logsumexp(b: ProgramBuilder, node: Node) -> None:
-    dims = _axes(arg(node, 1, "dim"))
-    keepdim = bool(arg(node, 2, "keepdim", False))
+@HANDLERS.register([aten.logsumexp.default], keep_whole=True)
+def logsumexp(b: Emitter, node: Node) -> None:
+    dims = _axes(arg(node, "dim"))
+    keepdim = bool(arg(node, "keepdim", False))
     x = b.operand(node.args[0], b.val(node).dtype)  # integers are promoted to float
     b.emit(ir.LogSumExpNode(x=x.tid, out=b.out(node).tid, axes=dims, keepdims=keepdim))
 
@@ -141,7 +142,7 @@ def logsumexp(b: ProgramBuilder, node: Node) -> None:
 # ---- sorting ----------------------------------------------------------------
 
 
-def _sort(b: ProgramBuilder, node: Node, axis: int, descending: bool, outputs=(0, 1)):
+def _sort(b: Emitter, node: Node, axis: int, descending: bool, outputs=(0, 1)):
     """Sorted values and their int32 positions (MLX returns uint32) along `axis`,
     full length; only the `outputs` asked for (0: values, 1: indices)."""
     x = b.tensor_slot(node.args[0])
@@ -167,22 +168,22 @@ def _used_outputs(node: Node) -> set:
 
 # sort.stable and argsort.stable are rewritten into sort.default (passes/): every
 # sort here is stable. argsort and msort decompose into sort.default.
-@REGISTRY.register([aten.sort.default])
-def sort(b: ProgramBuilder, node: Node) -> None:
-    axis = int(arg(node, 1, "dim", -1))
-    descending = bool(arg(node, 2, "descending", False))
+@HANDLERS.register([aten.sort.default])
+def sort(b: Emitter, node: Node) -> None:
+    axis = int(arg(node, "dim", -1))
+    descending = bool(arg(node, "descending", False))
     values, order = _sort(b, node, axis, descending, _used_outputs(node))
     b.bind(node, [values, None if order is None else b.cast(order, torch.int64)])
 
 
-@REGISTRY.register([aten.topk.default])
-def topk(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.topk.default])
+def topk(b: Emitter, node: Node) -> None:
     """The first k of a full sort (descending for the largest). Sorted either
     way: with sorted=False PyTorch leaves the order unspecified."""
-    k = arg(node, 1, "k")
+    k = arg(node, "k")
     rank = max(b.val(node.args[0]).dim(), 1)
-    axis = int(arg(node, 2, "dim", -1)) % rank
-    largest = bool(arg(node, 3, "largest", True))
+    axis = int(arg(node, "dim", -1)) % rank
+    largest = bool(arg(node, "largest", True))
     used = _used_outputs(node)
     sorted_values, order = _sort(b, node, axis, largest, used)
     results = []
@@ -206,10 +207,10 @@ def topk(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, [values, None if indices is None else b.cast(indices, torch.int64)])
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [aten._softmax.default, aten._log_softmax.default, aten.softmax.int, aten.log_softmax.int]
 )
-def softmax(b: ProgramBuilder, node: Node) -> None:
+def softmax(b: Emitter, node: Node) -> None:
     dtype = b.val(node).dtype
     if not dtype.is_floating_point:
         raise Unsupported("softmax of a non-float tensor")

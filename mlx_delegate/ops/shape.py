@@ -8,28 +8,31 @@ import sys
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder, SlotKind, ir_dtype
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
+from ..builder.slots import SlotKind, ir_dtype
 from ..ir import schema as ir
 from .common import arg, overload
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 INT64_MAX = sys.maxsize
 
 
-def _x(b: ProgramBuilder, node: Node):
+def _x(b: Emitter, node: Node):
     return b.tensor_slot(node.args[0])
 
 
-def _shape_operand(b: ProgramBuilder, node: Node, sizes) -> list:
+def _shape_operand(b: Emitter, node: Node, sizes) -> list:
     """Target sizes as IntOrVid: literals, or value slots for symbolic sizes."""
     return [b.int_or_vid(s) for s in sizes]
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [aten.view.default, aten.view_copy.default, aten.reshape.default, aten._unsafe_view.default]
 )
-def reshape(b: ProgramBuilder, node: Node) -> None:
+def reshape(b: Emitter, node: Node) -> None:
     b.emit(
         ir.ReshapeNode(
             x=_x(b, node).tid, out=b.out(node).tid, shape=_shape_operand(b, node, node.args[1])
@@ -37,8 +40,8 @@ def reshape(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.permute.default, aten.permute_copy.default])
-def permute(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.permute.default, aten.permute_copy.default])
+def permute(b: Emitter, node: Node) -> None:
     b.emit(
         ir.TransposeNode(
             x=_x(b, node).tid, out=b.out(node).tid, perm=[int(d) for d in node.args[1]]
@@ -46,10 +49,10 @@ def permute(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [aten.transpose.int, aten.transpose_copy.int, aten.t.default, aten.t_copy.default]
 )
-def transpose(b: ProgramBuilder, node: Node) -> None:
+def transpose(b: Emitter, node: Node) -> None:
     rank = b.val(node.args[0]).dim()
     perm = list(range(rank))
     if len(node.args) > 1:
@@ -60,13 +63,13 @@ def transpose(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.TransposeNode(x=_x(b, node).tid, out=b.out(node).tid, perm=perm))
 
 
-@REGISTRY.register([aten.unsqueeze.default, aten.unsqueeze_copy.default])
-def unsqueeze(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.unsqueeze.default, aten.unsqueeze_copy.default])
+def unsqueeze(b: Emitter, node: Node) -> None:
     axis = int(node.args[1]) % (b.val(node.args[0]).dim() + 1)
     b.emit(ir.ExpandDimsNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[axis]))
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [
         aten.squeeze.default,
         aten.squeeze.dim,
@@ -76,10 +79,10 @@ def unsqueeze(b: ProgramBuilder, node: Node) -> None:
         aten.squeeze_copy.dims,
     ]
 )
-def squeeze(b: ProgramBuilder, node: Node) -> None:
+def squeeze(b: Emitter, node: Node) -> None:
     shape = b.val(node.args[0]).shape
     rank = len(shape)
-    dims = arg(node, 1, "dim")
+    dims = arg(node, "dim")
     if dims is None:
         candidates = range(rank)
     else:
@@ -94,8 +97,8 @@ def squeeze(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.SqueezeNode(x=x, out=out, axes=axes) if axes else ir.CopyNode(x=x, out=out))
 
 
-@REGISTRY.register([aten.expand.default, aten.expand_copy.default])
-def expand(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.expand.default, aten.expand_copy.default])
+def expand(b: Emitter, node: Node) -> None:
     sizes = list(node.args[1])
     in_shape = b.val(node.args[0]).shape
     offset = len(sizes) - len(in_shape)
@@ -113,19 +116,19 @@ def expand(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-def _sym_size(b: ProgramBuilder, tensor: Node, dim: int):
+def _sym_size(b: Emitter, tensor: Node, dim: int):
     """A value slot holding tensor.shape[dim]."""
     value = b.new_value()
     b.emit(ir.SymSizeNode(x=b.tid(tensor), dim=dim, out=value.vid))
     return value
 
 
-@REGISTRY.register([aten.slice.Tensor, aten.slice_copy.Tensor])
-def slice_(b: ProgramBuilder, node: Node) -> None:
-    dim = int(arg(node, 1, "dim", 0))
-    start = arg(node, 2, "start", None)
-    end = arg(node, 3, "end", None)
-    step = int(arg(node, 4, "step", 1))
+@HANDLERS.register([aten.slice.Tensor, aten.slice_copy.Tensor])
+def slice_(b: Emitter, node: Node) -> None:
+    dim = int(arg(node, "dim", 0))
+    start = arg(node, "start", None)
+    end = arg(node, "end", None)
+    step = int(arg(node, "step", 1))
     if step <= 0:
         raise Unsupported("slice step must be positive")
     b.emit(
@@ -144,8 +147,8 @@ def slice_(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.select.int, aten.select_copy.int])
-def select(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.select.int, aten.select_copy.int])
+def select(b: Emitter, node: Node) -> None:
     b.emit(
         ir.SelectNode(
             x=_x(b, node).tid,
@@ -156,25 +159,25 @@ def select(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-def _joined(b: ProgramBuilder, node: Node):
+def _joined(b: Emitter, node: Node):
     dtype = b.val(node).dtype
-    return [b.operand(t, dtype).tid for t in node.args[0]], int(arg(node, 1, "dim", 0))
+    return [b.operand(t, dtype).tid for t in node.args[0]], int(arg(node, "dim", 0))
 
 
-@REGISTRY.register([aten.cat.default])
-def cat(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.cat.default])
+def cat(b: Emitter, node: Node) -> None:
     inputs, axis = _joined(b, node)
     b.emit(ir.ConcatenateNode(inputs=inputs, out=b.out(node).tid, axis=axis))
 
 
 # Kept whole: ExecuTorch would otherwise decompose it into unsqueeze + cat.
-@REGISTRY.register([aten.stack.default], keep_whole=True)
-def stack(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.stack.default], keep_whole=True)
+def stack(b: Emitter, node: Node) -> None:
     inputs, axis = _joined(b, node)
     b.emit(ir.StackNode(inputs=inputs, out=b.out(node).tid, axis=axis))
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [
         aten.split.Tensor,
         aten.split_copy.Tensor,
@@ -182,9 +185,9 @@ def stack(b: ProgramBuilder, node: Node) -> None:
         aten.split_with_sizes_copy.default,
     ]
 )
-def split(b: ProgramBuilder, node: Node) -> None:
+def split(b: Emitter, node: Node) -> None:
     pieces = b.val(node)
-    dim = int(arg(node, 2, "dim", 0))
+    dim = int(arg(node, "dim", 0))
     sizes = [p.shape[dim] for p in pieces]
     if any(isinstance(s, torch.SymInt) for s in sizes):
         raise Unsupported("split along a dynamic dimension")
@@ -197,29 +200,29 @@ def split(b: ProgramBuilder, node: Node) -> None:
     b.bind(node, outs)
 
 
-@REGISTRY.register([operator.getitem])
-def getitem(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([operator.getitem])
+def getitem(b: Emitter, node: Node) -> None:
     slots = b.slot(node.args[0])
     if not isinstance(slots, list):
         raise Unsupported("getitem of a single value")
     b.bind(node, slots[int(node.args[1])])
 
 
-@REGISTRY.register([aten.repeat.default])
-def repeat(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.repeat.default])
+def repeat(b: Emitter, node: Node) -> None:
     b.emit(ir.TileNode(x=_x(b, node).tid, out=b.out(node).tid, reps=[int(r) for r in node.args[1]]))
 
 
 # Kept whole: ExecuTorch would otherwise decompose it into repeat_interleave.Tensor,
 # which is not core ATen (export then fails), and index_select. Integer counts
 # (repeat_interleave.self_int) decompose into unsqueeze, expand and view.
-@REGISTRY.register([aten.repeat_interleave.self_Tensor], keep_whole=True)
-def repeat_interleave(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.repeat_interleave.self_Tensor], keep_whole=True)
+def repeat_interleave(b: Emitter, node: Node) -> None:
     """x repeated by a constant tensor of counts: a take of indices computed at
     compile time. Counts known only at run time would make the indices, and
     the output's length, depend on the data."""
     x, repeats = node.args[:2]
-    dim = arg(node, 2, "dim")
+    dim = arg(node, "dim")
     counts = _constant_source(b, repeats)
     if counts is None:
         raise Unsupported(
@@ -247,7 +250,7 @@ def repeat_interleave(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.TakeNode(x=source.tid, indices=indices.tid, out=b.out(node).tid, axis=axis))
 
 
-def _constant_source(b: ProgramBuilder, node: Node):
+def _constant_source(b: Emitter, node: Node):
     """The constant placeholder (a parameter, buffer or lifted tensor that is
     never written) that `node` is a copy of, if any."""
     copies = {
@@ -268,8 +271,8 @@ def _packet_name(node: Node):
     return getattr(getattr(overload(node), "overloadpacket", None), "__name__", None)
 
 
-@REGISTRY.register([aten.as_strided.default, aten.as_strided_copy.default])
-def as_strided(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.as_strided.default, aten.as_strided_copy.default])
+def as_strided(b: Emitter, node: Node) -> None:
     """Elements of x's contiguous storage read through `stride` from `storage_offset`
     (ExecuTorch tensors are contiguous, so storage is x in row-major order). Decomposed
     pooling writes it as a mere re-striding of size-1 axes: then it is a reshape; any
@@ -277,7 +280,7 @@ def as_strided(b: ProgramBuilder, node: Node) -> None:
     compile time."""
     x = node.args[0]
     size, stride = list(node.args[1]), list(node.args[2])
-    offset = arg(node, 3, "storage_offset") or 0
+    offset = arg(node, "storage_offset") or 0
     numel = b.val(x).numel()
     if any(isinstance(v, (Node, torch.SymInt)) for v in [*size, *stride, offset, numel]):
         raise Unsupported("as_strided with sizes known only at run time")
@@ -301,16 +304,16 @@ def as_strided(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.TakeNode(x=flat.tid, indices=table.tid, out=b.out(node).tid, axis=0))
 
 
-@REGISTRY.register([aten.flip.default])
-def flip(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.flip.default])
+def flip(b: Emitter, node: Node) -> None:
     b.emit(ir.FlipNode(x=_x(b, node).tid, out=b.out(node).tid, axes=[int(d) for d in node.args[1]]))
 
 
 # Kept whole: ExecuTorch would otherwise decompose it into arange, fmod and
 # index_select.
-@REGISTRY.register([aten.roll.default], keep_whole=True)
-def roll(b: ProgramBuilder, node: Node) -> None:
-    shifts, dims = arg(node, 1, "shifts"), arg(node, 2, "dims", [])
+@HANDLERS.register([aten.roll.default], keep_whole=True)
+def roll(b: Emitter, node: Node) -> None:
+    shifts, dims = arg(node, "shifts"), arg(node, "dims", [])
     shifts = list(shifts) if isinstance(shifts, (list, tuple)) else [shifts]
     dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
     if any(isinstance(v, (Node, torch.SymInt)) for v in shifts):
@@ -325,15 +328,15 @@ def roll(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.slice_scatter.default])
-def slice_scatter(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.slice_scatter.default])
+def slice_scatter(b: Emitter, node: Node) -> None:
     """x with src written over x[start:end] along `dim` (src's length is the
     slice's); steps other than 1 are not supported."""
     x, src = node.args[:2]
     shape = b.val(x).shape
-    axis = int(arg(node, 2, "dim", 0)) % max(len(shape), 1)
-    start = arg(node, 3, "start", None)
-    if int(arg(node, 5, "step", 1)) != 1:
+    axis = int(arg(node, "dim", 0)) % max(len(shape), 1)
+    start = arg(node, "start", None)
+    if int(arg(node, "step", 1)) != 1:
         raise Unsupported("slice_scatter with a step other than 1")
     if start is None:
         start = 0
@@ -353,10 +356,10 @@ def slice_scatter(b: ProgramBuilder, node: Node) -> None:
     )
 
 
-@REGISTRY.register([aten.constant_pad_nd.default])
-def constant_pad(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.constant_pad_nd.default])
+def constant_pad(b: Emitter, node: Node) -> None:
     torch_pad = [int(p) for p in node.args[1]]
-    value = float(arg(node, 2, "value", 0.0))
+    value = float(arg(node, "value", 0.0))
     shape = b.val(node.args[0]).shape
     rank = len(shape)
     pairs = [(0, 0)] * rank
@@ -368,7 +371,7 @@ def constant_pad(b: ProgramBuilder, node: Node) -> None:
     b.emit(ir.PadNode(x=x.tid, out=b.out(node).tid, pad=grow, value=value))
 
 
-def _crop(b: ProgramBuilder, x, shape, pairs):
+def _crop(b: Emitter, x, shape, pairs):
     """Negative padding removes elements: slice those axes before padding."""
     for axis, (low, high) in enumerate(pairs):
         if low >= 0 and high >= 0:
@@ -395,10 +398,10 @@ def _crop(b: ProgramBuilder, x, shape, pairs):
 
 
 # Kept whole: ExecuTorch would otherwise decompose them into arange/compare/where.
-@REGISTRY.register([aten.tril.default, aten.triu.default], keep_whole=True)
-def triangle(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.tril.default, aten.triu.default], keep_whole=True)
+def triangle(b: Emitter, node: Node) -> None:
     kind = ir.TrilNode if overload(node).overloadpacket.__name__ == "tril" else ir.TriuNode
-    b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(arg(node, 1, "diagonal", 0))))
+    b.emit(kind(x=_x(b, node).tid, out=b.out(node).tid, k=int(arg(node, "diagonal", 0))))
 
 
 def _clone_dim_order():
@@ -408,7 +411,7 @@ def _clone_dim_order():
     return torch.ops.dim_order_ops._clone_dim_order.default
 
 
-@REGISTRY.register(
+@HANDLERS.register(
     [
         aten.clone.default,
         aten.alias.default,
@@ -419,15 +422,15 @@ def _clone_dim_order():
         _clone_dim_order(),
     ]
 )
-def clone(b: ProgramBuilder, node: Node) -> None:
-    dim_order = node.kwargs.get("dim_order")
+def clone(b: Emitter, node: Node) -> None:
+    dim_order = arg(node, "dim_order")
     if dim_order and list(dim_order) != list(range(len(dim_order))):
         raise Unsupported(f"non-contiguous dim order {list(dim_order)}")
     b.emit(ir.CopyNode(x=_x(b, node).tid, out=b.out(node).tid))
 
 
-@REGISTRY.register([aten.copy.default])
-def copy(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.copy.default])
+def copy(b: Emitter, node: Node) -> None:
     """copy(self, src) (functionalized `self.copy_(src)`, e.g. a slice
     assignment): src in self's dtype, broadcast to self's shape."""
     src = b.operand(node.args[1], b.val(node).dtype)
@@ -449,9 +452,9 @@ def _dim_order_copy():
     return torch.ops.dim_order_ops._to_dim_order_copy.default
 
 
-@REGISTRY.register([aten._to_copy.default, aten.to.dtype, aten.type_as.default, _dim_order_copy()])
-def to_copy(b: ProgramBuilder, node: Node) -> None:
-    dim_order = node.kwargs.get("dim_order")
+@HANDLERS.register([aten._to_copy.default, aten.to.dtype, aten.type_as.default, _dim_order_copy()])
+def to_copy(b: Emitter, node: Node) -> None:
+    dim_order = arg(node, "dim_order")
     if dim_order and list(dim_order) != list(range(len(dim_order))):
         raise Unsupported(f"non-contiguous dim order {list(dim_order)}")
     dtype = ir_dtype(b.val(node).dtype)

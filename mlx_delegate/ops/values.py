@@ -7,22 +7,24 @@ import operator
 import torch
 from torch.fx import Node
 
-from ..builder import REGISTRY, Unsupported
-from ..builder.program_builder import ProgramBuilder
+from ..builder import HandlerRegistry, Unsupported
+from ..builder.emitter import Emitter
 from ..ir import schema as ir
+
+HANDLERS = HandlerRegistry()
 
 aten = torch.ops.aten
 
 
-@REGISTRY.register([aten.sym_size.int])
-def sym_size(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten.sym_size.int])
+def sym_size(b: Emitter, node: Node) -> None:
     value = b.new_value()
     b.emit(ir.SymSizeNode(x=b.tid(node.args[0]), dim=int(node.args[1]), out=value.vid))
     b.bind(node, value)
 
 
-@REGISTRY.register([aten._local_scalar_dense.default, aten.item.default])
-def item(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register([aten._local_scalar_dense.default, aten.item.default])
+def item(b: Emitter, node: Node) -> None:
     value = b.new_value()
     b.emit(ir.ItemNode(x=b.tid(node.args[0]), out=value.vid))
     b.bind(node, value)
@@ -39,8 +41,8 @@ INT_OPS = {
 }
 
 
-@REGISTRY.register(list(INT_OPS))
-def int_binary(b: ProgramBuilder, node: Node) -> None:
+@HANDLERS.register(list(INT_OPS))
+def int_binary(b: Emitter, node: Node) -> None:
     if not isinstance(node.meta.get("val"), (int, torch.SymInt)):
         raise Unsupported("arithmetic on non-integer runtime values")
     value = b.new_value()

@@ -1,0 +1,190 @@
+"""The API op handlers lower nodes with: slots for the tensors and values they
+read and write, compile-time constants, and the IR nodes they emit."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+import torch
+from torch.export import ExportedProgram
+from torch.fx import Node
+
+from ..ir import schema as ir
+from .registry import HandlerRegistry
+from .signature import constant_of
+from .slots import SlotKind, TensorSlot, Unsupported, ValueSlot, ir_dtype, tensor_bytes
+
+
+@dataclass
+class LoweredProgram:
+    """What handlers emitted: IR nodes over logical slots, in program order.
+    Graph passes rewrite it; the finaliser numbers it into an `MLXGraph`."""
+
+    instructions: list = field(default_factory=list)
+    tensor_slots: list[TensorSlot] = field(default_factory=list)
+    value_slots: list[ValueSlot] = field(default_factory=list)
+    inputs: list = field(default_factory=list)  # TensorSlot | ValueSlot, in input order
+    outputs: list[TensorSlot] = field(default_factory=list)
+    constants: dict[str, bytes] = field(default_factory=dict)  # named-data key -> bytes
+
+
+class Emitter:
+    def __init__(self, program: ExportedProgram, registry: HandlerRegistry, *, dry_run: bool):
+        self.program = program
+        self.registry = registry
+        self.dry_run = dry_run  # the partitioner's program holds fake tensors
+        self.lowered = LoweredProgram()
+        self._slots: dict[Node, Any] = {}
+
+    # ---- slots -----------------------------------------------------------
+
+    def new_tensor(self, kind: SlotKind, dtype: torch.dtype, shape: tuple) -> TensorSlot:
+        ir_dtype(dtype)  # unsupported dtypes fail here, at the handler that made them
+        slot = TensorSlot(kind, dtype, tuple(shape))
+        self.lowered.tensor_slots.append(slot)
+        return slot
+
+    def new_value(self) -> ValueSlot:
+        slot = ValueSlot()
+        self.lowered.value_slots.append(slot)
+        return slot
+
+    def temp(self, dtype: torch.dtype, shape: tuple = ()) -> TensorSlot:
+        return self.new_tensor(SlotKind.TEMP, dtype, shape)
+
+    def out(self, node: Node, value: Any = None) -> TensorSlot:
+        """A new slot for the tensor `node` produces, bound to the node."""
+        value = self.val(node) if value is None else value
+        if not isinstance(value, torch.Tensor):
+            raise Unsupported(f"{node.name} does not produce a tensor")
+        slot = self.temp(value.dtype, tuple(value.shape))
+        self._slots[node] = slot
+        return slot
+
+    def bind(self, node: Node, slot: Any) -> None:
+        self._slots[node] = slot
+
+    def is_bound(self, node: Node) -> bool:
+        return node in self._slots
+
+    def slot(self, arg: Any) -> Any:
+        if not isinstance(arg, Node):
+            raise Unsupported(f"expected a graph value, got {arg!r}")
+        return self._slots[arg]
+
+    def tensor_slot(self, arg: Any) -> TensorSlot:
+        slot = self.slot(arg)
+        if not isinstance(slot, TensorSlot):
+            raise Unsupported(f"{arg} is not a tensor")
+        return slot
+
+    def tid(self, arg: Any) -> TensorSlot:
+        return self.tensor_slot(arg).tid
+
+    def val(self, node: Node) -> Any:
+        return node.meta["val"]
+
+    # ---- constants -------------------------------------------------------
+
+    def constant(self, node: Node) -> Optional[torch.Tensor]:
+        """The value of a constant input (a parameter, buffer or lifted tensor),
+        None if `node` is none, or in a dry run."""
+        if self.dry_run or node.op != "placeholder":
+            return None
+        return constant_of(self.program, node.name)
+
+    def add_constant(self, tensor: torch.Tensor) -> str:
+        """Named by content, so equal constants are stored once."""
+        raw = tensor_bytes(tensor)
+        key = "mlxd_" + hashlib.sha256(raw).hexdigest()[:40]
+        self.lowered.constants.setdefault(key, raw)
+        return key
+
+    def computed_constant(self, make, dtype: torch.dtype, shape: tuple) -> TensorSlot:
+        """A constant slot holding `make()`, a tensor computed at compile time from
+        constants (e.g. a convolution's weights with a batch norm folded in).
+        A dry run only declares the slot."""
+        slot = self.new_tensor(SlotKind.CONSTANT, dtype, tuple(shape))
+        if not self.dry_run:
+            tensor = make()
+            if tensor.dtype != dtype or tuple(tensor.shape) != tuple(shape):
+                raise Unsupported(
+                    f"computed constant is {tensor.dtype}{tuple(tensor.shape)}, "
+                    f"declared {dtype}{tuple(shape)}"
+                )
+            slot.name = self.add_constant(tensor)
+        return slot
+
+    # ---- IR --------------------------------------------------------------
+
+    def emit(self, ir_node: Any) -> None:
+        self.lowered.instructions.append(ir_node)
+
+    def lower_with_handler(self, node: Node) -> None:
+        """Lowers `node` with its target's registered handler (patterns that
+        fall back to lowering their nodes one by one use this)."""
+        handler = self.registry.lookup(node.target)
+        if handler is None:
+            raise Unsupported(f"no handler for {node.target}")
+        handler(self, node)
+
+    def int_or_vid(self, value: Any):
+        if isinstance(value, ValueSlot):
+            return ir.IntOrVid(vid=value.vid)
+        if isinstance(value, Node):
+            slot = self.slot(value)
+            if not isinstance(slot, ValueSlot):
+                raise Unsupported(f"{value} is not a runtime integer")
+            return ir.IntOrVid(vid=slot.vid)
+        if isinstance(value, torch.SymInt):
+            raise Unsupported("symbolic integer without a producing node")
+        return ir.IntOrVid(literal=int(value))
+
+    def float_or_vid(self, value: Any):
+        if isinstance(value, Node):
+            slot = self.slot(value)
+            if not isinstance(slot, ValueSlot):
+                raise Unsupported(f"{value} is not a runtime scalar")
+            return ir.FloatOrVid(vid=slot.vid)
+        return ir.FloatOrVid(literal=float(value))
+
+    def full(self, value: Any, dtype: torch.dtype, shape: Sequence = ()) -> TensorSlot:
+        """A tensor filled with a Python scalar or a runtime value."""
+        slot = self.temp(dtype, tuple(shape))
+        self.emit(
+            ir.FullNode(
+                out=slot.tid,
+                shape=[self.int_or_vid(d) for d in shape],
+                value=self.float_or_vid(value),
+                dtype=ir_dtype(dtype),
+            )
+        )
+        return slot
+
+    def cast(self, slot: TensorSlot, dtype: torch.dtype) -> TensorSlot:
+        if slot.dtype == dtype:
+            return slot
+        out = self.temp(dtype, slot.shape)
+        self.emit(ir.AsTypeNode(x=slot.tid, out=out.tid, dtype=ir_dtype(dtype)))
+        return out
+
+    def operand(self, arg: Any, dtype: torch.dtype) -> TensorSlot:
+        """A tensor operand in `dtype`: a graph tensor (cast if needed), or a
+        Python/runtime scalar materialized as a 0-d tensor."""
+        if isinstance(arg, Node) and isinstance(self.slot(arg), TensorSlot):
+            return self.cast(self.slot(arg), dtype)
+        return self.full(arg, dtype)
+
+    # ---- all or nothing --------------------------------------------------
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        lowered = self.lowered
+        return len(lowered.instructions), len(lowered.tensor_slots), len(lowered.value_slots)
+
+    def rollback(self, mark: tuple[int, int, int]) -> None:
+        """Forgets what was emitted since `mark`: a failed lowering leaves nothing."""
+        del self.lowered.instructions[mark[0] :]
+        del self.lowered.tensor_slots[mark[1] :]
+        del self.lowered.value_slots[mark[2] :]

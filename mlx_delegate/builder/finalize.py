@@ -1,0 +1,149 @@
+"""The finaliser: numbers a lowered program's slots and builds the IR graph
+from it, fresh (the lowered program is left as it was).
+
+Tensor slots are numbered in the global order constants -> inputs -> outputs ->
+mutable buffers -> temps; temps whose lifetimes do not overlap share an id."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable
+
+import torch
+
+from .._logging import debug
+from ..ir import inspector, schema as ir
+from .emitter import LoweredProgram
+from .slots import SlotKind, TensorSlot, ValueSlot, ir_dtype
+
+
+def finalize(lowered: LoweredProgram):
+    """The `MLXGraph` of `lowered`."""
+    order = sorted(lowered.tensor_slots, key=lambda s: s.kind)  # stable: creation order per kind
+    counts = {kind: sum(1 for s in order if s.kind == kind) for kind in SlotKind}
+    fixed = [s for s in order if s.kind != SlotKind.TEMP]
+    tids = {slot: idx for idx, slot in enumerate(fixed)}
+    temps, num_temps = _share_temps(lowered, first=len(fixed))
+    tids.update(temps)
+    vids = {slot: idx for idx, slot in enumerate(lowered.value_slots)}
+
+    def fresh(value: Any) -> Any:
+        return _fresh(value, tids, vids)
+
+    graph = ir.MLXGraph(
+        num_constant_tensors=counts[SlotKind.CONSTANT],
+        num_input_tensors=counts[SlotKind.INPUT],
+        num_output_tensors=counts[SlotKind.OUTPUT],
+        num_mutable_buffer_tensors=counts[SlotKind.MUTABLE_BUFFER],
+        num_temp_tensors=num_temps,
+        num_values=len(lowered.value_slots),
+        instruction_chains=[
+            ir.InstructionChain(
+                instructions=[ir.Instruction(op=fresh(n)) for n in lowered.instructions]
+            )
+        ],
+        input_map=[_slot_ref(s, tids, vids) for s in lowered.inputs],
+        output_map=[_slot_ref(s, tids, vids) for s in lowered.outputs],
+        mutable_buffer_map=[
+            _slot_ref(s, tids, vids) for s in fixed if s.kind == SlotKind.MUTABLE_BUFFER
+        ],
+        named_slots=[
+            ir.NamedSlot(name=s.name, slot=fresh(s))
+            for s in fixed
+            if s.kind in (SlotKind.CONSTANT, SlotKind.MUTABLE_BUFFER)
+        ],
+        tensor_meta=[_meta(s) for s in fixed] + [ir.TensorMeta() for _ in range(num_temps)],
+    )
+    debug(
+        "built %d instructions, tensor slots %s, %d temps after reuse, %d values",
+        len(lowered.instructions),
+        {k.name: v for k, v in counts.items()},
+        num_temps,
+        len(lowered.value_slots),
+    )
+    return graph
+
+
+def _fresh(value: Any, tids: dict, vids: dict) -> Any:
+    """A copy of IR `value` with every slot replaced by its numbered id."""
+    if isinstance(value, TensorSlot):
+        return ir.Tid(idx=tids[value])
+    if isinstance(value, ValueSlot):
+        return ir.Vid(idx=vids[value])
+    if isinstance(value, list):
+        return [_fresh(v, tids, vids) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return type(value)(
+            **{
+                f.name: _fresh(getattr(value, f.name), tids, vids)
+                for f in dataclasses.fields(value)
+            }
+        )
+    return value
+
+
+def _meta(slot: TensorSlot):
+    shape = [
+        ir.IntOrVid(literal=int(d) if not isinstance(d, torch.SymInt) else -1) for d in slot.shape
+    ]
+    return ir.TensorMeta(shape=shape, dtype=ir_dtype(slot.dtype))
+
+
+def _slot_ref(slot: Any, tids: dict, vids: dict):
+    if isinstance(slot, TensorSlot):
+        return ir.SlotRef(kind=ir.SlotKind.Tensor, idx=tids[slot])
+    return ir.SlotRef(kind=ir.SlotKind.Value, idx=vids[slot])
+
+
+def _share_temps(lowered: LoweredProgram, first: int) -> tuple[dict[TensorSlot, int], int]:
+    """Physical ids from `first` on for the temps the instructions use, an id
+    reused once the last reader of its previous temp has run; and how many ids
+    were used. A temp no instruction writes still gets an id (`first`)."""
+    instructions = lowered.instructions
+    created = {slot: i for i, slot in enumerate(lowered.tensor_slots)}
+    last_read: dict[TensorSlot, int] = {}
+    written_at: dict[TensorSlot, int] = {}
+    temps: dict[TensorSlot, None] = {}  # in order of first appearance
+    for index, node in enumerate(instructions):
+        for slot, role in slots_of(node):
+            if slot.kind != SlotKind.TEMP:
+                continue
+            temps.setdefault(slot)
+            if role == "output":
+                written_at.setdefault(slot, index)
+            last_read[slot] = index
+    writes_at: dict[int, list[TensorSlot]] = {}
+    for slot, index in written_at.items():
+        writes_at.setdefault(index, []).append(slot)
+    physical: dict[TensorSlot, int] = {}
+    free: list[int] = []
+    releases: dict[int, list[int]] = {}
+    used = 0
+    for index in range(len(instructions)):
+        for slot in sorted(writes_at.get(index, []), key=created.__getitem__):
+            if free:
+                physical[slot] = free.pop()
+            else:
+                physical[slot] = first + used
+                used += 1
+            releases.setdefault(last_read[slot], []).append(physical[slot])
+        # ids whose last reader is this instruction are free for later writers
+        free.extend(sorted(releases.pop(index, []), reverse=True))
+    for slot in temps:
+        physical.setdefault(slot, first)
+    return physical, used
+
+
+def slots_of(ir_node: Any) -> Iterable[tuple[TensorSlot, str]]:
+    """(slot, role) for every tensor slot an IR node reads ("input") or writes
+    ("output"), from the schema's field roles."""
+    info = inspector.OPS_BY_TABLE[type(ir_node).__name__]
+    for f in info.fields:
+        if f.role == "literal":
+            continue
+        value = getattr(ir_node, f.name)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ir.TidOrVid):
+                item = item.tid
+            if isinstance(item, TensorSlot):
+                yield item, f.role
