@@ -13,6 +13,7 @@ from torch.export import ExportedProgram
 from ._logging import debug
 from .builder import ProgramBuilder
 from .ops import default_registry
+from .passes.lowered import DEFAULT_PASSES
 from .serialization import BACKEND_ID, serialize
 
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
@@ -24,7 +25,9 @@ class MLXDelegateBackend(BackendDetails):
     def preprocess(
         edge_program: ExportedProgram, compile_specs: List[CompileSpec]
     ) -> PreprocessResult:
-        built = ProgramBuilder(edge_program, default_registry()).build()
+        built = ProgramBuilder(
+            edge_program, default_registry(), graph_passes=DEFAULT_PASSES
+        ).build()
         payload = serialize(built.graph)
         store = NamedDataStore()
         for key, data in built.constants.items():
