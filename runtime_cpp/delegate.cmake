@@ -23,6 +23,8 @@ message(STATUS "mlx-delegate: delegate FlatBuffer verifier: ${MLXD_DELEGATE_VERI
 # --- libmlx_delegate.so ------------------------------------------------------
 add_library(mlx_delegate SHARED
   src/delegate/mlx_delegate_backend.cpp
+  src/delegate/device_policy.cpp
+  src/delegate/evalue_marshalling.cpp
   src/delegate/payload.cpp)
 target_include_directories(mlx_delegate PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate)
 if(MLXD_DELEGATE_VERIFY_FLATBUFFER)

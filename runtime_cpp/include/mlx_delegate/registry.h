@@ -126,14 +126,25 @@ class BackendRegistry {
  private:
   BackendRegistry() = default;
   struct Candidate;
+  void record_locked(const Candidate& c, bool loaded, Reason reason, const std::string& message);
+
   void init_search_paths_locked();
-  std::vector<Candidate> discover_locked(const std::string* only_group);
+  std::vector<Candidate> discover_locked();
+
   bool probe_locked(Candidate& c);
   bool init_locked(Candidate& c);
+  bool register_locked(Candidate& c, BackendInterface* backend);
+
+  static std::vector<std::vector<Candidate>> group_by_stem(std::vector<Candidate> candidates);
+  bool load_group_locked(std::vector<Candidate>& members, const BackendFilter* filter);
+  bool admit_locked(Candidate& c, const BackendFilter* filter);
+  bool load_highest_score_locked(std::vector<Candidate>& admitted);
+
   void reindex_locked();
-  void record_locked(const Candidate& c, bool loaded, Reason reason, const std::string& message);
-  std::vector<BackendInterface*> gpu_backends_locked() const;
   const LoadedBackend* find_locked(const Device& d, int* local_index) const;
+  const LoadedBackend* loaded_of_group_locked(const std::string& group) const;
+
+  std::vector<BackendInterface*> gpu_backends_locked() const;
 
   mutable std::recursive_mutex mu_;
   bool search_paths_ready_ = false;

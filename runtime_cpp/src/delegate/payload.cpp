@@ -1,6 +1,8 @@
+// The delegate's payload check, and its C entry points for FFI callers.
 #include "payload.h"
 
 #include <cstring>
+#include <string>
 
 #if MLXD_DELEGATE_VERIFY_FLATBUFFER
 #include "schema_generated.h"
@@ -53,3 +55,26 @@ bool check_payload(const void* data, size_t size, PayloadLayout* layout, std::st
 }
 
 }  // namespace mlxd::delegate
+
+extern "C" {
+
+// 1 when the payload checker also verifies the FlatBuffer.
+__attribute__((visibility("default"))) int mlxd_delegate_verifies_flatbuffer(void) {
+  return mlxd::delegate::payload_verifier_compiled_in() ? 1 : 0;
+}
+
+// Checks a payload as init() does (header, bounds, FlatBuffer); 0 if valid,
+// -1 otherwise with the reason copied into `error` (may be NULL).
+__attribute__((visibility("default"))) int mlxd_delegate_check_payload(const void* data,
+                                                                       size_t size, char* error,
+                                                                       size_t error_size) {
+  std::string why;
+  if (mlxd::delegate::check_payload(data, size, nullptr, &why)) return 0;
+  if (error != nullptr && error_size > 0) {
+    std::strncpy(error, why.c_str(), error_size - 1);
+    error[error_size - 1] = '\0';
+  }
+  return -1;
+}
+
+}  // extern "C"
