@@ -12,7 +12,7 @@ import jinja2
 from ..diagnostics import SchemaError
 from ..model import Declaration, Scalar, Schema, Struct, Table, TypeKind, TypeRef
 from ..naming import cpp_name, schema_stem
-from .ir_view import IrView, ir_view
+from .ir_view import IrView, ir_view, render_each
 
 LOADER_NAMESPACE = "mlxd"
 OUTPUTS = {
@@ -83,7 +83,7 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
         get_root=f"{_flatc_namespace(view.root)}::Get{view.root.name}",
         union_prefix=f"{_flatc_namespace(view.op_union)}::{view.op_union.name}_",
     )
-    return {path: env.get_template(tpl).render(**context) for path, tpl in OUTPUTS.items()}
+    return render_each(env, OUTPUTS, **context)
 
 
 def _holders_of_ops(records: tuple[CppRecord, ...]) -> set[str]:
