@@ -139,8 +139,6 @@ class DefaultKind(enum.Enum):
     FLOAT = "float"  # includes nan / inf / -inf
     BOOL = "bool"
     ENUM = "enum"  # one or more enum value names (bit_flags: several)
-    EMPTY_VECTOR = "empty_vector"
-    STRING = "string"
 
 
 @dataclass(frozen=True)
@@ -149,12 +147,13 @@ class Default:
 
     `value` is the effective Python value: int for integers and enums (for enums
     the computed integer, for bit_flags the OR of the named flags), float for
-    floats (math.nan / math.inf allowed), bool for bools, None for NULL/NONE on
-    non-scalars, str for STRING, [] never (EMPTY_VECTOR has value None).
-    `enum_names` lists the enum value names written in the schema, if any."""
+    floats (math.nan / math.inf allowed), bool for bools, None for NULL and for
+    non-scalars (strings, vectors, tables, structs and unions take no default,
+    as flatc --python has none for them). `enum_names` lists the enum value
+    names written in the schema, if any."""
 
     kind: DefaultKind
-    value: typing.Union[int, float, bool, str, None] = None
+    value: typing.Union[int, float, bool, None] = None
     enum_names: tuple[str, ...] = ()
 
 
@@ -222,7 +221,7 @@ class EnumValue:
 @dataclass(frozen=True)
 class UnionMember:
     name: str  # the alias if given, else the type name as written with "." turned into "_"
-    type: TypeRef  # TABLE, or STRUCT/STRING where flatc allows it
+    type: TypeRef  # TABLE: flatc --python allows no other union member
     value: int  # discriminant, 1..; 0 is NONE
     doc: tuple[str, ...]
     location: Location

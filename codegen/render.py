@@ -1,5 +1,6 @@
 """The Jinja environment shared by every target: templates hold the shape of the
-output, targets register the small named filters that hold the logic."""
+output; each target decides the names, kinds and expressions they write and
+hands them over as view records."""
 
 from __future__ import annotations
 

@@ -5,13 +5,14 @@ and the interpreter dispatch that calls the hand-written `exec_*` functions."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import jinja2
 
 from ..diagnostics import SchemaError
 from ..model import Declaration, Scalar, Schema, Struct, Table, TypeKind, TypeRef
 from ..naming import cpp_name, schema_stem
-from .ir_view import IrView, ir_view
+from .ir_view import IrView, ir_view, render_each
 
 LOADER_NAMESPACE = "mlxd"
 OUTPUTS = {
@@ -41,10 +42,13 @@ class CppField:
     name: str  # member name, also flatc's accessor name
     schema_name: str  # as written in the schema (the JSON key)
     type: str  # C++ type of the member
-    kind: str  # how the loader reads it: value, optional_value, object, vector, op
+    # How the loader reads it: value, optional_value, object (present or the load
+    # fails), optional_object, vector, op (the op union's discriminant and node).
+    kind: str
+    get: str = ""  # flatc's accessor call on `fb`; an object's gives a pointer
     read: str = ""  # object: expression over the flatc pointer `value`; vector: over element `e`
     record: str = ""  # the mirrored record this field holds, if any
-    optional: bool = False  # an object field that may be absent
+    initializer: str = ""  # `{}` for a value, which would otherwise be left undefined
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class CppRecord:
     flatc_type: str  # `::mlxd::ir::AddNode`
     fields: tuple[CppField, ...]
     is_struct: bool  # FlatBuffers struct (read by reference) vs table (by pointer)
+    parameter: str  # the loader's: `const ::mlxd::ir::Tid& fb`, `const ::mlxd::ir::AddNode* fb`
+    access: str  # `fb.` or `fb->`: how the loader reaches flatc's accessors
     size: int = 0  # a struct's size and alignment, as the schema lays it out
     alignment: int = 0
 
@@ -77,7 +83,7 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
         get_root=f"{_flatc_namespace(view.root)}::Get{view.root.name}",
         union_prefix=f"{_flatc_namespace(view.op_union)}::{view.op_union.name}_",
     )
-    return {path: env.get_template(tpl).render(**context) for path, tpl in OUTPUTS.items()}
+    return render_each(env, OUTPUTS, **context)
 
 
 def _holders_of_ops(records: tuple[CppRecord, ...]) -> set[str]:
@@ -152,32 +158,39 @@ def _dependencies(schema: Schema, view: IrView, decl: Declaration) -> list[Decla
 
 
 def _record(schema: Schema, view: IrView, decl: Declaration) -> CppRecord:
+    """flatc's structs are read by reference, its tables by pointer."""
+    is_struct = isinstance(decl, Struct)
+    access = "fb." if is_struct else "fb->"
     fields = tuple(
-        _field(schema, view, decl, f) for f in decl.fields if not getattr(f, "deprecated", False)
+        _field(schema, view, decl, f, access)
+        for f in decl.fields
+        if not getattr(f, "deprecated", False)
     )
-    if isinstance(decl, Struct):
-        return CppRecord(decl.name, _flatc_type(decl), fields, True, decl.size, decl.alignment)
-    return CppRecord(decl.name, _flatc_type(decl), fields, False)
+    record = partial(CppRecord, decl.name, _flatc_type(decl), fields, is_struct)
+    if is_struct:
+        return record(f"const {_flatc_type(decl)}& fb", access, decl.size, decl.alignment)
+    return record(f"const {_flatc_type(decl)}* fb", access)
 
 
-def _field(schema: Schema, view: IrView, owner: Declaration, field) -> CppField:
-    name = (cpp_name(field.name), field.name)
+def _field(schema: Schema, view: IrView, owner: Declaration, field, access: str) -> CppField:
+    name = cpp_name(field.name)
+    get = f"{access}{name}()"
+    field_of = partial(CppField, name, field.name)
     t = field.type
-    required = getattr(field, "required", False) or isinstance(owner, Struct)
     if t.kind is TypeKind.UNION:
         if t.decl != view.op_union.qualified_name:
             raise SchemaError.at(field.location, "the C++ loader supports only the op union")
-        return CppField(*name, "NodeVariant", "op")
+        return field_of("NodeVariant", "op")
     if t.kind is TypeKind.ARRAY:
         raise SchemaError.at(field.location, "the C++ loader does not mirror fixed arrays")
     if t.kind is TypeKind.VECTOR:
         element_type, read, record = _element(schema, t.element)
-        return CppField(*name, f"std::vector<{element_type}>", "vector", read, record)
+        return field_of(f"std::vector<{element_type}>", "vector", get, read, record)
     if t.kind in (TypeKind.SCALAR, TypeKind.ENUM):
         value_type = _value_type(schema, t)
         if getattr(field, "optional", False):
-            return CppField(*name, f"std::optional<{value_type}>", "optional_value")
-        return CppField(*name, value_type, "value")
+            return field_of(f"std::optional<{value_type}>", "optional_value", get)
+        return field_of(value_type, "value", get, initializer="{}")
     if t.kind is TypeKind.STRING:
         type_, read, record = "std::string", "value->str()", ""
     else:
@@ -186,9 +199,11 @@ def _field(schema: Schema, view: IrView, owner: Declaration, field) -> CppField:
         read = (
             f"load_{decl.name}(*value)" if isinstance(decl, Struct) else f"load_{decl.name}(value)"
         )
-    if required:
-        return CppField(*name, type_, "object", read, record)
-    return CppField(*name, f"std::optional<{type_}>", "object", read, record, optional=True)
+    if isinstance(owner, Struct):  # always there; flatc returns a struct's struct by reference
+        return field_of(type_, "object", f"&{get}", read, record)
+    if field.required:
+        return field_of(type_, "object", get, read, record)
+    return field_of(f"std::optional<{type_}>", "optional_object", get, read, record)
 
 
 def _value_type(schema: Schema, t: TypeRef) -> str:

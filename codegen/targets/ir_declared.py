@@ -12,7 +12,7 @@ import jinja2
 from ..diagnostics import SchemaError
 from ..model import Schema, TypeKind
 from ..naming import schema_stem
-from .ir_view import IrView, Op, ir_view
+from .ir_view import IrView, Op, ir_view, render_each
 
 OPERAND_NAMES = (("x",), ("a", "b"))  # unary, binary
 SLOT_TYPE = "Tid"
@@ -31,16 +31,11 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
     view = ir_view(schema)
     if view is None:
         return {}
-    ops = declared_ops(view)
-    context = dict(schema=schema, ops=ops)
-    return {
-        "cpp/mlx_declared_ops.cpp": env.get_template("ir/cpp/mlx_declared_ops.cpp.j2").render(
-            **context
-        ),
-        f"python/{schema_stem(schema.path)}_declared.py": env.get_template(
-            "ir/declared.py.j2"
-        ).render(**context),
+    outputs = {
+        "cpp/mlx_declared_ops.cpp": "ir/cpp/mlx_declared_ops.cpp.j2",
+        f"python/{schema_stem(schema.path)}_declared.py": "ir/declared.py.j2",
     }
+    return render_each(env, outputs, schema=schema, ops=declared_ops(view))
 
 
 def declared_ops(view: IrView) -> tuple[DeclaredOp, ...]:

@@ -13,7 +13,7 @@ import jinja2
 from ..diagnostics import SchemaError
 from ..model import EnumValue, Schema
 from ..naming import schema_stem
-from .ir_view import ir_view
+from .ir_view import ir_view, render_each, required_declaration
 
 DTYPE_ENUM = "DType"
 REQUIRED = ("bytes", "torch", "mlx", "executorch")
@@ -34,16 +34,13 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
     view = ir_view(schema)
     if view is None:
         return {}
-    enum = next((e for e in schema.enums if e.name == DTYPE_ENUM), None)
-    if enum is None:
-        raise SchemaError.at(view.root.location, f"an IR schema needs an enum `{DTYPE_ENUM}`")
-    dtypes = tuple(_facts(value) for value in enum.values)
-    context = dict(schema=schema, enum=enum, dtypes=dtypes)
-    stem = schema_stem(schema.path)
-    return {
-        "cpp/mlx_dtypes.h": env.get_template("ir/cpp/mlx_dtypes.h.j2").render(**context),
-        f"python/{stem}_dtypes.py": env.get_template("ir/dtypes.py.j2").render(**context),
+    enum = required_declaration(view, schema.enums, DTYPE_ENUM, "an enum")
+    outputs = {
+        "cpp/mlx_dtypes.h": "ir/cpp/mlx_dtypes.h.j2",
+        f"python/{schema_stem(schema.path)}_dtypes.py": "ir/dtypes.py.j2",
     }
+    dtypes = tuple(_facts(value) for value in enum.values)
+    return render_each(env, outputs, schema=schema, enum=enum, dtypes=dtypes)
 
 
 def _facts(value: EnumValue) -> DTypeFacts:

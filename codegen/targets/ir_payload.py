@@ -13,7 +13,7 @@ import jinja2
 from ..diagnostics import SchemaError
 from ..model import Scalar, Schema, Struct, TypeKind
 from ..naming import schema_stem
-from .ir_view import ir_view
+from .ir_view import ir_view, render_each, required_declaration
 from .python_module import SCALAR_TABLE
 
 HEADER_STRUCT = "PayloadHeader"
@@ -53,16 +53,12 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
     view = ir_view(schema)
     if view is None:
         return {}
-    header = next((s for s in schema.structs if s.name == HEADER_STRUCT), None)
-    if header is None:
-        raise SchemaError.at(view.root.location, f"an IR schema needs a struct `{HEADER_STRUCT}`")
-    context = dict(schema=schema, header=header, payload=_facts(header))
-    return {
-        "cpp/mlx_payload.h": env.get_template("ir/cpp/mlx_payload.h.j2").render(**context),
-        f"python/{schema_stem(schema.path)}_payload.py": env.get_template(
-            "ir/payload.py.j2"
-        ).render(**context),
+    header = required_declaration(view, schema.structs, HEADER_STRUCT, "a struct")
+    outputs = {
+        "cpp/mlx_payload.h": "ir/cpp/mlx_payload.h.j2",
+        f"python/{schema_stem(schema.path)}_payload.py": "ir/payload.py.j2",
     }
+    return render_each(env, outputs, schema=schema, header=header, payload=_facts(header))
 
 
 def _facts(header: Struct) -> PayloadFacts:

@@ -5,14 +5,18 @@ loader and dispatch, inspector metadata)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, TypeVar
+
+import jinja2
 
 from ..diagnostics import SchemaError
-from ..model import Schema, Table, Union
+from ..model import Declaration, Schema, Table, Union
 from ..naming import snake_case, upper_snake_case
 
 OP_UNION = "OpNode"
 NODE_SUFFIX = "Node"
+
+D = TypeVar("D", bound=Declaration)
 
 
 @dataclass(frozen=True)
@@ -55,3 +59,17 @@ def ir_view(schema: Schema) -> Optional[IrView]:
             Op(member.value, table, name, upper_snake_case(name), f"exec_{snake_case(name)}")
         )
     return IrView(schema, union, tuple(ops), schema.lookup(schema.root_type))
+
+
+def required_declaration(view: IrView, declarations: tuple[D, ...], name: str, what: str) -> D:
+    """The declaration called `name` among `declarations` (`what` says their
+    kind: "an enum"), which every IR schema must have."""
+    found = next((d for d in declarations if d.name == name), None)
+    if found is None:
+        raise SchemaError.at(view.root.location, f"an IR schema needs {what} `{name}`")
+    return found
+
+
+def render_each(env: jinja2.Environment, outputs: dict[str, str], **context) -> dict[str, str]:
+    """Each output path rendered from its template, all from one context."""
+    return {path: env.get_template(tpl).render(**context) for path, tpl in outputs.items()}

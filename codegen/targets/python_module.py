@@ -33,20 +33,24 @@ Naming, all deterministic (declaration order, no sets):
 * union fields `f` get a companion attribute `f_type` (flatc's own name for
   the type field) holding an optional explicit discriminant.
 
-The logic lives in the small named filters registered on the environment in
-`render`; the shape of the output lives in `templates/python/module.py.j2`.
+The logic lives in `Views`, which turns the model into frozen view records
+(one per declaration, field and union member) holding every name, kind and
+expression already decided; the templates under `templates/python/` only lay
+those records out.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import partial
+from typing import ClassVar, Iterator, Optional
 
 import jinja2
 
 from ..naming import schema_stem
 from ..model import (
     Declaration,
-    DefaultKind,
     Enum,
     Schema,
     Scalar,
@@ -57,6 +61,7 @@ from ..model import (
     TypeKind,
     TypeRef,
     Union,
+    attribute_value,
 )
 
 # Python keywords, as a fixed table (not `keyword.kwlist`, which depends on the
@@ -103,6 +108,7 @@ SCALAR_TABLE: dict[Scalar, tuple[str, str, str]] = {
 }
 
 OFFSET_SIZE = 4
+BYTES = (Scalar.UINT8, Scalar.INT8)  # a vector of these may also be given as bytes
 
 
 def escape(name: str, reserved: tuple[str, ...]) -> str:
@@ -193,16 +199,14 @@ class Names:
         wanted = [(f.name, f.name) for f in live]
         names = allocate(wanted, {f.name: escape(f.name, FIELD_RESERVED) for f in live}, taken)
         # flatc itself refuses a field named like a union's `<field>_type`.
-        wanted = [(f.name, f.name + "_type") for f in live if _union_kind(f.type)]
+        wanted = [(f.name, f.name + "_type") for f in live if _is_union(f)]
         escaped = {w: escape(w, FIELD_RESERVED) for _, w in wanted}
         self.fields[d.qualified_name] = names
         self.union_type_fields[d.qualified_name] = allocate(wanted, escaped, taken)
 
 
-def _union_kind(t: TypeRef) -> bool:
-    return t.kind is TypeKind.UNION or (
-        t.kind is TypeKind.VECTOR and t.element is not None and t.element.kind is TypeKind.UNION
-    )
+def _is_union(f: TableField | StructField) -> bool:
+    return f.type.kind is TypeKind.UNION
 
 
 def _float_literal(value: float) -> str:
@@ -213,61 +217,214 @@ def _float_literal(value: float) -> str:
     return repr(float(value))
 
 
-def _string_literal(value: str) -> str:
-    # repr() of a str is deterministic and a valid Python literal.
-    return repr(value)
+def _doc_lines(decl) -> tuple[str, ...]:
+    """Doc comment lines, blank ones dropped, each written as one `#` line."""
+    return tuple(part.strip() for line in decl.doc for part in line.splitlines() if part.strip())
 
 
-class Filters:
-    """The named filters and functions the templates call."""
+def _where(owner: Declaration, name: str) -> str:
+    """`ns.Owner.name` as a Python literal, naming a field or member in errors."""
+    return repr(f"{owner.qualified_name}.{name}")
+
+
+# ---- the view: every name, kind and expression the templates write, decided here ----
+
+
+@dataclass(frozen=True)
+class DataField:
+    """One dataclass attribute: `name: annotation = default`."""
+
+    name: str
+    annotation: str
+    default: Optional[str]  # Python source; None where the caller must pass a value
+    doc: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnumMemberView:
+    name: str
+    value: int
+    doc: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EnumView:
+    kind: ClassVar[str] = "enum"
+    name: str
+    base: str  # `IntEnum`, or `IntFlag` for bit_flags
+    doc: tuple[str, ...]
+    members: tuple[EnumMemberView, ...]
+
+
+@dataclass(frozen=True)
+class StructWrite:
+    """One field as `write_<Struct>` prepends it: first the padding that follows
+    it in the struct, then the value."""
+
+    kind: str  # scalar, struct, scalars (array of scalars), structs (array of structs)
+    value: str  # `obj.<attribute>`
+    padding: int
+    prepend: str = ""  # scalar (element): `builder.Prepend<prepend>`
+    method: str = ""  # struct (element): `self.<method>`
+    length: int = 0  # array length
+    where: str = ""  # the field, as a Python literal, for errors
+
+
+@dataclass(frozen=True)
+class ClassView:
+    """The dataclass of a struct or table."""
+
+    name: str
+    qualified_name: str
+    doc: tuple[str, ...]
+    fields: tuple[DataField, ...]
+
+
+@dataclass(frozen=True)
+class StructView(ClassView):
+    kind: ClassVar[str] = "struct"
+    size: int
+    alignment: int
+    writes: tuple[StructWrite, ...]  # last field first, as a struct is prepended
+
+
+@dataclass(frozen=True)
+class TableSlot:
+    """One field as `build_<Table>` writes it. `build` writes the value out of
+    line, before the table starts: nothing (inline values), string, table,
+    union, required_union, or a vector of scalars, strings, tables or structs.
+    `place` then fills the vtable slot: scalar, optional_scalar, struct,
+    required_struct, union (discriminant and offset) or offset."""
+
+    value: str  # `obj.<attribute>`
+    where: str  # the field, as a Python literal, for errors
+    missing: Optional[str]  # a required field's error message, as a Python literal
+    slot: int
+    build: str
+    place: str
+    method: str = ""  # `self.<method>` builds or writes the value or each element
+    prepend: str = ""  # scalar: `builder.Prepend<prepend>Slot`
+    slot_default: str = ""  # scalar: the default a builder leaves out
+    pack_format: str = ""  # vector of scalars: an element's `struct` format
+    element_size: int = 0  # vector: bytes per element
+    alignment: int = 0  # vector: element alignment, raised by force_align
+    union_types: str = ""  # union: the class -> discriminant dict
+    type_value: str = ""  # union: `obj.<field>_type`, an explicit discriminant
+    type_slot: int = 0  # union: the discriminant's vtable slot
+
+
+@dataclass(frozen=True)
+class TableView(ClassView):
+    kind: ClassVar[str] = "table"
+    vtable_slots: int
+    slots: tuple[TableSlot, ...]  # declaration order, in which values are built out of line
+    write_order: tuple[TableSlot, ...]  # most aligned inline values first: little padding
+
+
+@dataclass(frozen=True)
+class UnionMemberView:
+    name: str  # its member of the discriminant enum
+    value: int
+    cls: str  # the table class of its values
+    where: str  # the member, as a Python literal, for errors
+    method: str  # `self.<method>` builds a value
+
+
+@dataclass(frozen=True)
+class UnionView:
+    kind: ClassVar[str] = "union"
+    name: str
+    qualified_name: str
+    doc: tuple[str, ...]
+    alias: str  # the type alias's value: `_typing.Union[...]` of the member classes
+    enum: str  # the discriminant enum
+    types: str  # the member class -> discriminant dict
+    members: tuple[UnionMemberView, ...]
+    first_members: tuple[UnionMemberView, ...]  # one per class, the first declared
+
+
+@dataclass(frozen=True)
+class ModuleView:
+    path: str  # the schema, for the banner
+    file_identifier: str  # Python literal: bytes or None
+    has_file_identifier: bool
+    classes: tuple[EnumView | StructView | TableView, ...]  # declaration order
+    unions: tuple[UnionView, ...]  # after every class, which their aliases name
+    builders: tuple[StructView | TableView | UnionView, ...]  # declaration order
+    root: Optional[str]  # the root_type's class
+    no_root_error: str  # Python literal: why `encode` cannot encode without a root_type
+
+
+class Views:
+    """Builds the view of a schema: names from `Names`, everything else from the
+    model, decided once here so that the templates only lay it out."""
 
     def __init__(self, schema: Schema):
         self.schema = schema
         self.names = Names(schema)
 
-    # ---- naming ----------------------------------------------------------------
+    def module(self) -> ModuleView:
+        schema = self.schema
+        views = {
+            Enum: self.enum,
+            Struct: self.struct,
+            Table: self.table,
+            Union: self.union,
+        }
+        decls = [views[type(d)](d) for d in schema.declarations if type(d) in views]
+        fid = schema.file_identifier
+        return ModuleView(
+            path=schema.path,
+            file_identifier=repr(fid.encode("utf-8")) if fid is not None else "None",
+            has_file_identifier=fid is not None,
+            classes=tuple(v for v in decls if v.kind != "union"),
+            unions=tuple(v for v in decls if v.kind == "union"),
+            builders=tuple(v for v in decls if v.kind != "enum"),
+            root=self.py_name(schema.root_type) if schema.root_type is not None else None,
+            no_root_error=repr(
+                f"{schema.path} declares no root_type; build with Builders and "
+                "flatbuffers.Builder.Finish"
+            ),
+        )
+
+    # ---- names -------------------------------------------------------------------
 
     def py_name(self, decl: Declaration | str) -> str:
         q = decl if isinstance(decl, str) else decl.qualified_name
         return self.names.decl[q]
 
-    def union_enum(self, union: Union | str) -> str:
-        q = union if isinstance(union, str) else union.qualified_name
-        return self.names.union_enum[q]
-
-    def union_types(self, union: Union | str) -> str:
-        q = union if isinstance(union, str) else union.qualified_name
-        return self.names.union_types[q]
-
     def attr(self, f: TableField | StructField, owner: Table | Struct) -> str:
         return self.names.fields[owner.qualified_name][f.name]
-
-    def type_attr(self, f: TableField, owner: Table) -> str:
-        return self.names.union_type_fields[owner.qualified_name][f.name]
 
     def member(self, name: str, owner: Enum | Union) -> str:
         return self.names.members[owner.qualified_name][name]
 
-    @staticmethod
-    def decl_kind(d: Declaration) -> str:
-        for cls, name in ((Enum, "enum"), (Struct, "struct"), (Table, "table"), (Union, "union")):
-            if isinstance(d, cls):
-                return name
-        return "other"
+    def builder_method(self, t: TypeRef) -> str:
+        """The `Builders` method that writes a table, union or struct value."""
+        verb = "write" if t.kind is TypeKind.STRUCT else "build"
+        return f"{verb}_{self.py_name(t.decl)}"
 
-    @staticmethod
-    def is_union(f: TableField) -> bool:
-        return _union_kind(f.type)
+    # ---- enums -------------------------------------------------------------------
 
-    # ---- kinds -------------------------------------------------------------------
+    def enum(self, e: Enum) -> EnumView:
+        members = tuple(
+            EnumMemberView(self.member(v.name, e), v.value, _doc_lines(v)) for v in e.values
+        )
+        base = "IntFlag" if e.bit_flags else "IntEnum"
+        return EnumView(self.py_name(e), base, _doc_lines(e), members)
 
-    @staticmethod
-    def kind(t: TypeRef) -> str:
-        return t.kind.value
-
-    @staticmethod
-    def live_fields(d: Table) -> list[TableField]:
-        return [f for f in d.fields if not f.deprecated]
+    def enum_value_expr(
+        self, e: Enum, value: int, names: tuple[str, ...] = (), cls: Optional[str] = None
+    ) -> str:
+        """`cls.Member` (several OR-ed for bit_flags names), or `cls(value)`
+        where no member has the value."""
+        cls = cls or self.py_name(e)
+        if names:
+            return " | ".join(f"{cls}.{self.member(n, e)}" for n in names)
+        for v in e.values:
+            if v.value == value:
+                return f"{cls}.{self.member(v.name, e)}"
+        return f"{cls}({value})"
 
     # ---- Python types ----------------------------------------------------------------
 
@@ -279,283 +436,211 @@ class Filters:
             return "str"
         if k in (TypeKind.ENUM, TypeKind.STRUCT, TypeKind.TABLE, TypeKind.UNION):
             return self.py_name(t.decl)
-        if k is TypeKind.ARRAY:
-            return f"list[{self.py_type(t.element)}]"
-        if k is TypeKind.VECTOR:
-            inner = self.py_type(t.element)
-            if t.element.kind is TypeKind.SCALAR and t.element.scalar in (
-                Scalar.UINT8,
-                Scalar.INT8,
-            ):
-                return f"list[{inner}] | bytes"
-            return f"list[{inner}]"
-        raise ValueError(f"unknown type kind {k}")
+        inner = self.py_type(t.element)
+        if k is TypeKind.VECTOR and t.element.kind is TypeKind.SCALAR and t.element.scalar in BYTES:
+            return f"list[{inner}] | bytes"  # bytes take the fast path
+        return f"list[{inner}]"
 
     def annotation(self, f: TableField) -> str:
         base = self.py_type(f.type)
-        if f.required:
-            return base
-        if f.type.is_scalar_like and not f.optional:
+        if f.required or (f.type.is_scalar_like and not f.optional):
             return base
         return f"{base} | None"
 
-    def union_type_annotation(self, f: TableField) -> str:
-        t = f.type
-        if t.kind is TypeKind.UNION:
-            return f"{self.union_enum(t.decl)} | None"
-        return f"list[{self.union_enum(t.element.decl)}] | None"
+    # ---- structs -----------------------------------------------------------------
 
-    # ---- defaults ------------------------------------------------------------------
+    def struct(self, s: Struct) -> StructView:
+        fields = tuple(
+            DataField(self.attr(f, s), self.py_type(f.type), self.zero(f.type), _doc_lines(f))
+            for f in s.fields
+        )
+        return StructView(
+            name=self.py_name(s),
+            qualified_name=s.qualified_name,
+            doc=_doc_lines(s),
+            fields=fields,
+            size=s.size,
+            alignment=s.alignment,
+            writes=tuple(self.struct_write(f, s) for f in reversed(s.fields)),
+        )
 
-    def enum_value_expr(
-        self, e: Enum, value: int, names: tuple[str, ...] = (), cls: str | None = None
-    ) -> str:
-        cls = cls or self.py_name(e)
-        if names:
-            return " | ".join(f"{cls}.{self.member(n, e)}" for n in names)
-        for v in e.values:
-            if v.value == value:
-                return f"{cls}.{self.member(v.name, e)}"
-        return f"{cls}({value})"
+    def struct_write(self, f: StructField, owner: Struct) -> StructWrite:
+        value, t = f"obj.{self.attr(f, owner)}", f.type
+        if t.kind is TypeKind.STRUCT:
+            return StructWrite("struct", value, f.padding, method=self.builder_method(t))
+        if t.kind is not TypeKind.ARRAY:
+            return StructWrite("scalar", value, f.padding, prepend=SCALAR_TABLE[t.scalar][0])
+        where, element = _where(owner, f.name), t.element
+        if element.kind is TypeKind.STRUCT:
+            method = self.builder_method(element)
+            return StructWrite(
+                "structs", value, f.padding, method=method, length=t.length, where=where
+            )
+        prepend = SCALAR_TABLE[element.scalar][0]
+        return StructWrite(
+            "scalars", value, f.padding, prepend=prepend, length=t.length, where=where
+        )
 
-    def scalar_default_expr(self, f: TableField, cls: str | None = None) -> str:
-        """The dataclass default of a scalar or enum field."""
-        t, d = f.type, f.default
-        if t.kind is TypeKind.ENUM:
-            e = self.schema.lookup(t.decl)
-            return self.enum_value_expr(e, self._int_default(f), d.enum_names, cls)
-        return self.slot_default(f)
-
-    @staticmethod
-    def _int_default(f: TableField) -> int:
-        v = f.default.value
-        return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else int(bool(v))
-
-    def slot_default(self, f: TableField) -> str:
-        """The default a builder compares a scalar against, as a plain literal."""
-        t, d = f.type, f.default
-        if t.kind is TypeKind.ENUM:
-            return repr(self._int_default(f))
-        s = t.scalar
-        if s.is_bool:
-            return "True" if d.value else "False"
-        if s.is_float:
-            return _float_literal(d.value if d.value is not None else 0.0)
-        value = d.value if d.value is not None else 0
-        return repr(int(value))
-
-    def field_default(self, f: TableField, owner: Table) -> str | None:
-        """Python source for the dataclass default of a table field, or None if the
-        field must be passed."""
-        if f.required:
-            return None
-        if f.optional:
-            return "None"
-        if f.type.is_scalar_like:
-            if self.default_needs_globals(f, owner):
-                return self.scalar_default_expr(f, f'globals()["{self.py_name(f.type.decl)}"]')
-            return self.scalar_default_expr(f)
-        if f.default.kind is DefaultKind.EMPTY_VECTOR:
-            return "_dataclasses.field(default_factory=list)"
-        if f.default.kind is DefaultKind.STRING and f.default.value is not None:
-            return _string_literal(f.default.value)
-        return "None"
-
-    def struct_field_default(self, f: StructField) -> str | None:
-        """Zero value of a struct field (structs have no schema defaults), or None
-        where no zero value exists (an enum without a 0 member)."""
-        return self._zero(f.type)
-
-    def _zero(self, t: TypeRef) -> str | None:
-        k = t.kind
-        if k is TypeKind.SCALAR:
+    def zero(self, t: TypeRef) -> str:
+        """The default of a struct field (structs have no schema defaults): its
+        zero value. The resolver gives every enum in a struct a 0 (or bit_flags)."""
+        if t.kind is TypeKind.SCALAR:
             if t.scalar.is_bool:
                 return "False"
             return "0.0" if t.scalar.is_float else "0"
-        if k is TypeKind.ENUM:
-            e = self.schema.lookup(t.decl)
-            if e.bit_flags or any(v.value == 0 for v in e.values):
-                return self.enum_value_expr(e, 0)
-            return None
-        if k is TypeKind.STRUCT:
-            s = self.schema.lookup(t.decl)
-            if all(self._zero(sf.type) is not None for sf in s.fields):
-                return f"_dataclasses.field(default_factory=lambda: {self.py_name(s)}())"
-            return None
-        if k is TypeKind.ARRAY:
-            el = t.element
-            if el.kind is TypeKind.STRUCT:
-                inner = self._zero(el)
-                if inner is None:
-                    return None
-                return (
-                    "_dataclasses.field(default_factory=lambda: "
-                    f"[{self.py_name(el.decl)}() for _i in range({t.length})])"
-                )
-            inner = self._zero(el)
-            if inner is None:
-                return None
-            return f"_dataclasses.field(default_factory=lambda: [{inner}] * {t.length})"
-        raise ValueError(f"struct field of kind {k}")
+        if t.kind is TypeKind.ENUM:
+            return self.enum_value_expr(self.schema.lookup(t.decl), 0)
+        if t.kind is TypeKind.STRUCT:
+            return f"_dataclasses.field(default_factory=lambda: {self.py_name(t.decl)}())"
+        el = t.element
+        if el.kind is TypeKind.STRUCT:
+            make = f"[{self.py_name(el.decl)}() for _i in range({t.length})]"
+        else:
+            make = f"[{self.zero(el)}] * {t.length}"
+        return f"_dataclasses.field(default_factory=lambda: {make})"
 
-    def default_needs_globals(self, f: TableField, owner: Table) -> bool:
-        """An enum default written in the class body is looked up in the class
-        namespace first: if an earlier field has the enum's name, go through
-        `globals()` instead."""
-        if f.type.kind is not TypeKind.ENUM or f.optional or f.required:
-            return False
-        enum_name = self.py_name(f.type.decl)
-        for other in self.live_fields(owner):
-            if other is f:
-                return False
-            if self.attr(other, owner) == enum_name:
-                return True
-        return False
+    # ---- tables ------------------------------------------------------------------
 
-    # ---- serialization -------------------------------------------------------------
+    def table(self, t: Table) -> TableView:
+        live = [f for f in t.fields if not f.deprecated]
+        slots = {f.name: self.table_slot(f, t) for f in live}
+        # Sorting is stable: equal alignments keep declaration order.
+        write_order = sorted(live, key=lambda f: -self.slot_alignment(f.type))
+        return TableView(
+            name=self.py_name(t),
+            qualified_name=t.qualified_name,
+            doc=_doc_lines(t),
+            fields=tuple(self.table_fields(t, live)),
+            vtable_slots=t.vtable_slots,
+            slots=tuple(slots.values()),
+            write_order=tuple(slots[f.name] for f in write_order),
+        )
+
+    def table_fields(self, t: Table, live: list[TableField]) -> Iterator[DataField]:
+        for f in live:
+            default = self.field_default(f, t, live)
+            yield DataField(self.attr(f, t), self.annotation(f), default, _doc_lines(f))
+            if _is_union(f):
+                companion = self.names.union_type_fields[t.qualified_name][f.name]
+                enum = self.names.union_enum[f.type.decl]
+                yield DataField(companion, f"{enum} | None", "None")
+
+    def field_default(self, f: TableField, owner: Table, live: list[TableField]) -> Optional[str]:
+        """The dataclass default of a table field, or None if it must be passed.
+        The resolver gives non-scalar fields no default but absence."""
+        if f.required:
+            return None
+        if f.optional or not f.type.is_scalar_like:
+            return "None"
+        if f.type.kind is TypeKind.SCALAR:
+            return self.slot_default(f)
+        e = self.schema.lookup(f.type.decl)
+        cls = self.py_name(e)
+        # The class body is searched first: an earlier field named like the enum hides it.
+        earlier = {self.attr(other, owner) for other in live[: live.index(f)]}
+        if cls in earlier:
+            cls = f'globals()["{cls}"]'
+        return self.enum_value_expr(e, f.default.value, f.default.enum_names, cls)
 
     @staticmethod
-    def prepend(s: Scalar) -> str:
-        return SCALAR_TABLE[s][0]
+    def slot_default(f: TableField) -> str:
+        """The default of a scalar or enum field as a plain literal, which the
+        builder compares against."""
+        s, value = f.type.scalar, f.default.value
+        if f.type.kind is TypeKind.ENUM or s.is_integer:
+            return repr(int(value))
+        if s.is_bool:
+            return "True" if value else "False"
+        return _float_literal(value)
 
-    @staticmethod
-    def pack_format(s: Scalar) -> str:
-        return SCALAR_TABLE[s][1]
-
-    def inline_size(self, t: TypeRef) -> int:
-        """Bytes a value of this type occupies where it is stored inline (table
-        slot, vector element, struct field)."""
-        k = t.kind
-        if k in (TypeKind.SCALAR, TypeKind.ENUM):
+    def slot_alignment(self, t: TypeRef) -> int:
+        """Alignment of what a table slot holds inline: the value of a scalar or
+        struct, else an offset."""
+        if t.is_scalar_like:
             return t.scalar.size
-        if k is TypeKind.STRUCT:
-            return self.schema.lookup(t.decl).size
-        if k is TypeKind.ARRAY:
-            return self.inline_size(t.element) * t.length
-        return OFFSET_SIZE
-
-    def inline_alignment(self, t: TypeRef) -> int:
-        k = t.kind
-        if k in (TypeKind.SCALAR, TypeKind.ENUM):
-            return t.scalar.size
-        if k is TypeKind.STRUCT:
+        if t.kind is TypeKind.STRUCT:
             return self.schema.lookup(t.decl).alignment
-        if k is TypeKind.ARRAY:
-            return self.inline_alignment(t.element)
         return OFFSET_SIZE
 
-    def vector_alignment(self, f: TableField) -> int:
-        """Element alignment of a vector field, raised by `force_align` if given."""
-        align = self.inline_alignment(f.type.element)
-        for a in f.attributes:
-            if a.name == "force_align" and a.value is not None:
-                align = max(align, int(a.value))
-        return align
+    def table_slot(self, f: TableField, owner: Table) -> TableSlot:
+        where = _where(owner, f.name)
+        missing = repr(f"{owner.qualified_name}.{f.name} is required") if f.required else None
+        slot = partial(TableSlot, f"obj.{self.attr(f, owner)}", where, missing, f.slot)
+        t = f.type
+        if t.is_scalar_like:
+            place = "optional_scalar" if f.optional else "scalar"
+            prepend = SCALAR_TABLE[t.scalar][0]
+            default = "" if f.optional else self.slot_default(f)
+            return slot("", place, prepend=prepend, slot_default=default)
+        if t.kind is TypeKind.STRUCT:
+            place = "required_struct" if f.required else "struct"
+            return slot("", place, method=self.builder_method(t))
+        if t.kind is TypeKind.UNION:
+            return slot(
+                "required_union" if f.required else "union",
+                "union",
+                method=self.builder_method(t),
+                union_types=self.names.union_types[t.decl],
+                type_value=f"obj.{self.names.union_type_fields[owner.qualified_name][f.name]}",
+                type_slot=f.union_type_slot,
+            )
+        if t.kind is TypeKind.STRING:
+            return slot("string", "offset")
+        if t.kind is TypeKind.TABLE:
+            return slot("table", "offset", method=self.builder_method(t))
+        return self.vector_slot(f, slot)
 
-    def write_order(self, d: Table) -> list[TableField]:
-        """Fields in the order they are written into the table: largest first,
-        then declaration order, so that little padding is needed."""
-        live = self.live_fields(d)
-        return sorted(live, key=lambda f: -self.inline_alignment(f.type))
+    def vector_slot(self, f: TableField, slot) -> TableSlot:
+        e = f.type.element
+        if e.kind is TypeKind.STRING:
+            return slot("strings", "offset")
+        if e.kind is TypeKind.TABLE:
+            return slot("tables", "offset", method=self.builder_method(e))
+        alignment = self.slot_alignment(e)
+        force = attribute_value(f.attributes, "force_align")
+        if force is not None:
+            alignment = max(alignment, int(force))
+        if e.kind is TypeKind.STRUCT:
+            size = self.schema.lookup(e.decl).size
+            method = self.builder_method(e)
+            return slot("structs", "offset", method=method, element_size=size, alignment=alignment)
+        return slot(
+            "scalars",
+            "offset",
+            pack_format=SCALAR_TABLE[e.scalar][1],
+            element_size=e.scalar.size,
+            alignment=alignment,
+        )
 
-    @staticmethod
-    def struct_layout(s: Struct) -> list[tuple[StructField, int]]:
-        """(field, padding after it) in reverse field order, as a struct is
-        prepended; the padding is what separates the field from the next one (or
-        from the end of the struct), from the laid-out offsets."""
-        out = []
-        fields = list(s.fields)
-        for i, f in enumerate(fields):
-            end = fields[i + 1].offset if i + 1 < len(fields) else s.size
-            out.append((f, end - (f.offset + f.size)))
-        out.reverse()
-        return out
+    # ---- unions ------------------------------------------------------------------
 
-    def leading_padding(self, s: Struct) -> int:
-        return s.fields[0].offset if s.fields else 0
-
-    def union_class(self, m) -> str:
-        """The Python class a union member's value is an instance of."""
-        if m.type.kind is TypeKind.STRING:
-            return "str"
-        return self.py_name(m.type.decl)
-
-    def union_first_members(self, u: Union) -> list:
-        """One member per distinct Python class, the first declared wins."""
-        seen: dict[str, object] = {}
-        out = []
-        for m in u.members:
-            c = self.union_class(m)
-            if c not in seen:
-                seen[c] = m
-                out.append(m)
-        return out
-
-    def union_alias(self, u: Union) -> str:
-        classes: list[str] = []
-        for m in u.members:
-            c = self.union_class(m)
-            if c not in classes:
-                classes.append(c)
-        if not classes:
-            return "None"
-        return f"_typing.Union[{', '.join(classes)}]"
-
-    def root_table(self) -> Table | None:
-        if self.schema.root_type is None:
-            return None
-        return self.schema.lookup(self.schema.root_type)
-
-    def file_identifier_literal(self) -> str:
-        fid = self.schema.file_identifier
-        if fid is None:
-            return "None"
-        return repr(fid.encode("utf-8"))
-
-    def doc_lines(self, decl) -> list[str]:
-        lines = []
-        for line in getattr(decl, "doc", ()):
-            lines.extend(part.strip() for part in line.splitlines() if part.strip())
-        return lines
-
-    @staticmethod
-    def pystr(value: str) -> str:
-        return repr(value)
-
-    def register(self, env: jinja2.Environment) -> None:
-        for name in (
-            "py_name",
-            "decl_kind",
-            "is_union",
-            "slot_default",
-            "union_enum",
-            "union_types",
-            "attr",
-            "type_attr",
-            "member",
-            "kind",
-            "live_fields",
-            "py_type",
-            "annotation",
-            "union_type_annotation",
-            "field_default",
-            "struct_field_default",
-            "prepend",
-            "pack_format",
-            "inline_size",
-            "vector_alignment",
-            "write_order",
-            "struct_layout",
-            "leading_padding",
-            "union_class",
-            "union_first_members",
-            "union_alias",
-            "doc_lines",
-            "pystr",
-        ):
-            env.filters["py_" + name if not name.startswith("py_") else name] = getattr(self, name)
-        env.globals["py_root_table"] = self.root_table
-        env.globals["py_file_identifier"] = self.file_identifier_literal
+    def union(self, u: Union) -> UnionView:
+        """The resolver admits tables only as union members; aliases may share one."""
+        enum = self.names.union_enum[u.qualified_name]
+        members = tuple(
+            UnionMemberView(
+                self.member(m.name, u),
+                m.value,
+                self.py_name(m.type.decl),
+                _where(u, m.name),
+                self.builder_method(m.type),
+            )
+            for m in u.members
+        )
+        first: dict[str, UnionMemberView] = {}
+        for m in members:
+            first.setdefault(m.cls, m)
+        alias = f"_typing.Union[{', '.join(first)}]" if first else "None"
+        return UnionView(
+            name=self.py_name(u),
+            qualified_name=u.qualified_name,
+            doc=_doc_lines(u),
+            alias=alias,
+            enum=enum,
+            types=self.names.union_types[u.qualified_name],
+            members=members,
+            first_members=tuple(first.values()),
+        )
 
 
 def output_path(schema: Schema) -> str:
@@ -563,8 +648,5 @@ def output_path(schema: Schema) -> str:
 
 
 def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
-    filters = Filters(schema)
-    filters.register(env)
     template = env.get_template("python/module.py.j2")
-    text = template.render(schema=schema)
-    return {output_path(schema): text}
+    return {output_path(schema): template.render(module=Views(schema).module())}

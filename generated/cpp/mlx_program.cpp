@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mlx_delegate/json_writer.h"
+#include "mlx_delegate/loader_support.h"
 
 namespace mlxd {
 
@@ -252,18 +253,6 @@ const char* op_name(OpCode op) {
 }
 
 namespace {
-
-template <typename T>
-std::optional<T> to_optional(const flatbuffers::Optional<T>& value) {
-  if (value.has_value()) return *value;
-  return std::nullopt;
-}
-
-template <typename T>
-const T* present(const T* node, const char* what) {
-  if (node == nullptr) throw LoadError(std::string("missing ") + what);
-  return node;
-}
 
 // The loader reads flatc's structs in place: they must have the schema's layout.
 static_assert(sizeof(::mlxd::ir::Tid) == 4 && alignof(::mlxd::ir::Tid) == 4,
@@ -2795,7 +2784,7 @@ MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
 
 }  // namespace
 
-// ---- JSON: records; scalars, strings, optionals and vectors in json_writer.h ----
+// ---- JSON: the records; everything else in json_writer.h ----
 
 static void write_json(std::string& out, const Tid& value);
 static void write_json(std::string& out, const Vid& value);
@@ -2927,10 +2916,6 @@ static void write_json(std::string& out, const LogicalXorNode& value);
 static void write_json(std::string& out, const Instruction& value);
 static void write_json(std::string& out, const InstructionChain& value);
 static void write_json(std::string& out, const MLXGraph& value);
-
-static void write_json(std::string& out, const NodeVariant& node) {
-  std::visit([&out](const auto& n) { write_json(out, n); }, node);
-}
 
 static void write_json(std::string& out, const Tid& value) {
   out += '{';

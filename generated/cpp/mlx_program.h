@@ -7,20 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "schema_generated.h"
+#include "mlx_delegate/load_error.h"
 
 namespace mlxd {
-
-/// Thrown for a payload that is not a valid program; the message says why.
-class LoadError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Op codes: the `OpNode` union discriminants.
 enum class OpCode : uint32_t {

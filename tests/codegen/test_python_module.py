@@ -393,7 +393,7 @@ def cpp_headers(tmp_path_factory):
     if not any(Path(d, "g++").exists() for d in os.environ.get("PATH", "").split(os.pathsep)):
         pytest.skip("no C++ compiler")
     out = tmp_path_factory.mktemp("flatc_cpp")
-    for path in SCHEMAS + sorted(CORPUS.glob("inc/*.fbs")) + [CORPUS / "extra" / "cpp_only.fbs"]:
+    for path in SCHEMAS + sorted(CORPUS.glob("inc/*.fbs")):
         done = find_flatc().run("--cpp", "-o", str(out), "-I", str(CORPUS), str(path))
         assert done.returncode == 0, done.stderr
     return out
@@ -732,99 +732,6 @@ def test_imports_with_only_flatbuffers(path, generated, tmp_path):
         [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
-
-
-# ---- what the front end refuses, rendered anyway -------------------------------------------
-
-
-def patched_cpp_only_schema() -> Schema:
-    """The model of extra/cpp_only.fbs, made by patching the model of
-    extra/cpp_only_standin.fbs (the front end, like flatc --python, refuses
-    non-table union members, vectors of unions and vector defaults)."""
-    from dataclasses import replace
-
-    from codegen.model import Default, DefaultKind, UnionMember
-
-    schema = load_schema(schema_arg(CORPUS / "extra" / "cpp_only_standin.fbs"))
-    schema = replace(schema, path=schema_arg(CORPUS / "extra" / "cpp_only.fbs"))
-    thing = schema.lookup("rt.extra.Thing")
-    box = thing.members[0]
-    members = thing.members + (
-        replace(box, name="Vec", type=TypeRef(TypeKind.STRUCT, decl="rt.extra.Vec"), value=2),
-        replace(box, name="text", type=TypeRef(TypeKind.STRING), value=3),
-        replace(box, name="Other", value=4),
-    )
-    holder = schema.lookup("rt.extra.Holder")
-    fields = []
-    for f in holder.fields:
-        if f.name == "many_type":
-            continue
-        if f.name == "many":
-            element = TypeRef(TypeKind.UNION, decl="rt.extra.Thing")
-            f = replace(f, type=TypeRef(TypeKind.VECTOR, element=element))
-        if f.name in ("empty", "names"):
-            f = replace(f, default=Default(DefaultKind.EMPTY_VECTOR))
-        fields.append(f)
-    patched = {
-        "rt.extra.Thing": replace(thing, members=members),
-        "rt.extra.Holder": replace(holder, fields=tuple(fields)),
-    }
-    declarations = tuple(patched.get(d.qualified_name, d) for d in schema.declarations)
-    return replace(schema, declarations=declarations, _index={})
-
-
-def test_refused_features_through_flatc_json(cpp_headers, tmp_path):
-    import json
-
-    schema = patched_cpp_only_schema()
-    text = python_module.render(schema, make_environment())["python/cpp_only.py"]
-    file = tmp_path / "cpp_only.py"
-    file.write_text(black.format_str(text, mode=black.Mode(line_length=100)))
-    m = import_file("_generated_cpp_only", file)
-
-    assert m.Thing_TYPES == {m.Box: m.ThingType.Box, m.Vec: m.ThingType.Vec, str: m.ThingType.text}
-    assert m.Holder().empty == [] and m.Holder().empty is not m.Holder().empty
-    holder = m.Holder(
-        one=m.Vec(x=1.5, y=-2),
-        many=[m.Box(w=5), m.Vec(x=0.25, y=3), "hi", m.Box()],
-        many_type=[m.ThingType.Box, m.ThingType.Vec, m.ThingType.text, m.ThingType.Other],
-        names=["a"],
-    )
-    plain = m.Holder(one="just text", many=[m.Box(w=2), "x"])
-    real = CORPUS / "extra" / "cpp_only.fbs"
-    expected = [
-        {
-            "one_type": "Vec",
-            "one": {"x": 1.5, "y": -2},
-            "many_type": ["Box", "Vec", "text", "Other"],
-            "many": [{"w": 5}, {"x": 0.25, "y": 3}, "hi", {}],
-            "empty": [],
-            "names": ["a"],
-        },
-        {
-            "one_type": "text",
-            "one": "just text",
-            "many_type": ["Box", "text"],
-            "many": [{"w": 2}, "x"],
-            "empty": [],
-            "names": [],
-        },
-    ]
-    bins = []
-    for i, (obj, want) in enumerate(zip((holder, plain), expected)):
-        bin_file = tmp_path / f"h{i}.bin"
-        bin_file.write_bytes(m.encode(obj))
-        bins.append(str(bin_file))
-        done = find_flatc().run(
-            "--json", "--strict-json", "-o", str(tmp_path), str(real), "--", str(bin_file)
-        )
-        assert done.returncode == 0, done.stderr
-        assert json.loads((tmp_path / f"h{i}.json").read_text()) == want
-    exe = compile_verifier("cpp_only", schema.lookup("rt.extra.Holder"), cpp_headers, tmp_path)
-    done = subprocess.run([str(exe), *bins], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout
-    with pytest.raises(TypeError, match="rt.extra.Thing.Vec takes a Vec"):
-        m.encode(m.Holder(one=m.Box(), one_type=m.ThingType.Vec))
 
 
 # ---- the front end's whole valid corpus --------------------------------------------------

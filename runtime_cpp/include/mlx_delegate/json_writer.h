@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace mlxd {
@@ -93,6 +94,12 @@ void write_json(std::string& out, const std::vector<T>& values) {
     write_json(out, values[i]);
   }
   out += ']';
+}
+
+// A variant as the alternative it holds.
+template <typename... T>
+void write_json(std::string& out, const std::variant<T...>& value) {
+  std::visit([&out](const auto& held) { write_json(out, held); }, value);
 }
 
 // `value` as a JSON string literal.
