@@ -15,7 +15,7 @@ from ..builder.emitter import Emitter
 from ..builder.slots import SlotKind, ir_dtype
 from ..builder.registry import target_key
 from ..ir import schema as ir
-from .common import arg
+from .common import arg, overload
 
 HANDLERS = HandlerRegistry()
 
@@ -147,7 +147,8 @@ def embedding(b: Emitter, node: Node) -> None:
 
 @dataclass(frozen=True)
 class ConvArgs:
-    """A convolution's arguments, whichever op spelled it (conv1d/2d or convolution)."""
+    """A convolution's arguments, whichever op spelled it (convNd, conv_transposeNd
+    or convolution)."""
 
     x: Node
     weight: Node
@@ -176,6 +177,7 @@ def conv_args(node: Node) -> ConvArgs:
             bool(transposed),
             output_padding,
         )
+    transposed = overload(node) in CONV_TRANSPOSE
     return ConvArgs(
         node.args[0],
         node.args[1],
@@ -184,10 +186,24 @@ def conv_args(node: Node) -> ConvArgs:
         arg(node, "padding", 0),
         arg(node, "dilation", 1),
         int(arg(node, "groups", 1)),
+        transposed,
+        arg(node, "output_padding", 0) if transposed else 0,
     )
 
 
-@HANDLERS.register([aten.conv1d.default, aten.conv2d.default], keep_whole=True)
+# Kept whole: ExecuTorch would otherwise decompose them into aten.convolution,
+# which the handler below lowers the same way.
+CONV_TRANSPOSE = [
+    aten.conv_transpose1d.default,
+    aten.conv_transpose2d.input,
+    aten.conv_transpose3d.input,
+]
+
+
+@HANDLERS.register(
+    [aten.conv1d.default, aten.conv2d.default, aten.conv3d.default, *CONV_TRANSPOSE],
+    keep_whole=True,
+)
 def conv(b: Emitter, node: Node) -> None:
     emit_conv(b, node, conv_args(node))
 

@@ -53,19 +53,26 @@ def _used_outputs(node: Node) -> set[int]:
 # ---- max and average pooling ------------------------------------------------------
 
 MAX_POOL = {aten.max_pool2d_with_indices.default: 2, aten.max_pool3d_with_indices.default: 3}
+# Kept whole: ExecuTorch would otherwise decompose them into max_pool2d_with_indices
+# over an unsqueezed axis. max_pool1d has one output, the values.
+MAX_POOL_1D = {aten.max_pool1d_with_indices.default: 1, aten.max_pool1d.default: 1}
 
 
 @HANDLERS.register(list(MAX_POOL))
+@HANDLERS.register(list(MAX_POOL_1D), keep_whole=True)
 def max_pool(b: Emitter, node: Node) -> None:
-    """One PoolNode; its indices output only when the graph reads them (max_pool1d
-    and max_poolNd without indices become these ops too)."""
-    nd = MAX_POOL[overload(node)]
+    """One PoolNode; its indices output only when the graph reads them (max_poolNd
+    without indices become these ops too)."""
+    nd = {**MAX_POOL, **MAX_POOL_1D}[overload(node)]
     x = node.args[0]
     _require_float(b, x, "max pooling")
     kernel = _per_axis(node.args[1], nd, [])
-    values, indices = b.val(node)
-    out = b.temp(values.dtype, tuple(values.shape))
-    index = b.temp(torch.int64, tuple(indices.shape)) if 1 in _used_outputs(node) else None
+    single = overload(node) is aten.max_pool1d.default
+    values, indices = (b.val(node), None) if single else b.val(node)
+    out = b.out(node) if single else b.temp(values.dtype, tuple(values.shape))
+    index = None
+    if not single and 1 in _used_outputs(node):
+        index = b.temp(torch.int64, tuple(indices.shape))
     b.emit(
         ir.PoolNode(
             x=b.tid(x),
@@ -79,15 +86,20 @@ def max_pool(b: Emitter, node: Node) -> None:
             ceil_mode=bool(arg(node, "ceil_mode", False)),
         )
     )
-    b.bind(node, [out, index])
+    if not single:
+        b.bind(node, [out, index])
 
 
 AVG_POOL = {aten.avg_pool2d.default: 2, aten.avg_pool3d.default: 3}
+# Kept whole: ExecuTorch would otherwise decompose it into avg_pool2d over an
+# unsqueezed axis.
+AVG_POOL_1D = {aten.avg_pool1d.default: 1}
 
 
 @HANDLERS.register(list(AVG_POOL))
+@HANDLERS.register(list(AVG_POOL_1D), keep_whole=True)
 def avg_pool(b: Emitter, node: Node) -> None:
-    nd = AVG_POOL[overload(node)]
+    nd = {**AVG_POOL, **AVG_POOL_1D}[overload(node)]
     x = node.args[0]
     _require_float(b, x, "average pooling")
     kernel = _per_axis(node.args[1], nd, [])
@@ -282,6 +294,7 @@ UPSAMPLE = {
     aten.upsample_linear1d.vec: (Linear, 1),
     aten.upsample_bilinear2d.vec: (Linear, 2),
     aten.upsample_trilinear3d.vec: (Linear, 3),
+    aten.upsample_nearest2d.default: (Nearest, 2),  # an output size and optional scales
 }
 # Core ATen ops reach the partitioner as they are; the others are kept whole
 # (ExecuTorch would decompose them into index arithmetic and gathers).
@@ -300,7 +313,12 @@ def upsample(b: Emitter, node: Node) -> None:
     elif b.val(x).dtype == torch.bool:
         raise Unsupported("nearest interpolation of bool")
     scale_factors = arg(node, "scale_factors")
-    if scale_factors is not None and any(not isinstance(s, (int, float)) for s in scale_factors):
+    if overload(node) is aten.upsample_nearest2d.default:
+        scale_factors = [arg(node, "scales_h"), arg(node, "scales_w")]
+        scale_factors = None if scale_factors == [None, None] else scale_factors
+    if scale_factors is not None and any(
+        s is not None and not isinstance(s, (int, float)) for s in scale_factors
+    ):
         raise Unsupported("runtime scale factors")
     out_size = b.val(node).shape[-nd:]
     if any(isinstance(s, torch.SymInt) for s in out_size):
@@ -312,6 +330,9 @@ def upsample(b: Emitter, node: Node) -> None:
             mode=mode,
             align_corners=bool(arg(node, "align_corners", False)) if linear else False,
             out_size=[int(s) for s in out_size],
-            scales=[1.0 / float(s) for s in scale_factors] if scale_factors else None,
+            # A scale not given (0.0) is in / out.
+            scales=(
+                [0.0 if not s else 1.0 / float(s) for s in scale_factors] if scale_factors else None
+            ),
         )
     )

@@ -167,11 +167,17 @@ def _used_outputs(node: Node) -> set:
 
 
 # sort.stable and argsort.stable are rewritten into sort.default (passes/): every
-# sort here is stable. argsort and msort decompose into sort.default.
+# sort here is stable. msort decomposes into sort.default; argsort is kept whole
+# (ExecuTorch would decompose it into sort.default too), its one output the indices.
 @HANDLERS.register([aten.sort.default])
+@HANDLERS.register([aten.argsort.default], keep_whole=True)
 def sort(b: Emitter, node: Node) -> None:
     axis = int(arg(node, "dim", -1))
     descending = bool(arg(node, "descending", False))
+    if overload(node) is aten.argsort.default:
+        _, order = _sort(b, node, axis, descending, {1})
+        b.bind(node, b.cast(order, torch.int64))
+        return
     values, order = _sort(b, node, axis, descending, _used_outputs(node))
     b.bind(node, [values, None if order is None else b.cast(order, torch.int64)])
 

@@ -213,17 +213,24 @@ def repeat(b: Emitter, node: Node) -> None:
     b.emit(ir.TileNode(x=_x(b, node).tid, out=b.out(node).tid, reps=[int(r) for r in node.args[1]]))
 
 
-# Kept whole: ExecuTorch would otherwise decompose it into repeat_interleave.Tensor,
-# which is not core ATen (export then fails), and index_select. Integer counts
-# (repeat_interleave.self_int) decompose into unsqueeze, expand and view.
-@HANDLERS.register([aten.repeat_interleave.self_Tensor], keep_whole=True)
+# Kept whole: ExecuTorch would otherwise decompose self_Tensor into
+# repeat_interleave.Tensor, which is not core ATen (export then fails), and
+# index_select; self_int into unsqueeze, expand and view.
+@HANDLERS.register(
+    [aten.repeat_interleave.self_Tensor, aten.repeat_interleave.self_int], keep_whole=True
+)
 def repeat_interleave(b: Emitter, node: Node) -> None:
-    """x repeated by a constant tensor of counts: a take of indices computed at
-    compile time. Counts known only at run time would make the indices, and
-    the output's length, depend on the data."""
+    """x repeated by a constant tensor of counts, or by an integer: a take of
+    indices computed at compile time. Counts known only at run time would make
+    the indices, and the output's length, depend on the data."""
     x, repeats = node.args[:2]
     dim = arg(node, "dim")
-    counts = _constant_source(b, repeats)
+    if overload(node) is aten.repeat_interleave.self_int:
+        if not isinstance(repeats, int):
+            raise Unsupported("repeat_interleave by a runtime integer")
+        counts = repeats
+    else:
+        counts = _constant_source(b, repeats)
     if counts is None:
         raise Unsupported(
             "repeat_interleave by counts computed at run time " "(data-dependent length)"
@@ -243,6 +250,9 @@ def repeat_interleave(b: Emitter, node: Node) -> None:
         axis = int(dim) % max(b.val(x).dim(), 1)
 
     def make():
+        if isinstance(counts, int):
+            size = int(b.val(x).shape[axis]) if dim is not None else b.val(x).numel()
+            return torch.repeat_interleave(torch.arange(size), counts)
         values = b.constant(counts).reshape(-1)
         return torch.repeat_interleave(torch.arange(values.numel()), values)
 

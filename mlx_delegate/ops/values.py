@@ -10,6 +10,7 @@ from torch.fx import Node
 from ..builder import HandlerRegistry, Unsupported
 from ..builder.emitter import Emitter
 from ..ir import schema as ir
+from .common import overload as _overload
 
 HANDLERS = HandlerRegistry()
 
@@ -55,3 +56,22 @@ def int_binary(b: Emitter, node: Node) -> None:
         )
     )
     b.bind(node, value)
+
+
+# A runtime check export inserts on a symbolic value (torch._check on an item(),
+# say): the delegate does not run it, nor the comparison that is its condition.
+@HANDLERS.register([aten._assert_scalar.default])
+def assert_scalar(b: Emitter, node: Node) -> None:
+    pass
+
+
+CHECK_CONDITIONS = [operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge]
+
+
+@HANDLERS.register(CHECK_CONDITIONS)
+def check_condition(b: Emitter, node: Node) -> None:
+    """A comparison of runtime values read only by checks (_assert_scalar): an
+    unwritten value, which no lowered op reads."""
+    if not node.users or any(_overload(u) is not aten._assert_scalar.default for u in node.users):
+        raise Unsupported("a comparison of runtime values read by more than checks")
+    b.bind(node, b.new_value())

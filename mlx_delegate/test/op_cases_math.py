@@ -24,6 +24,7 @@ from .op_cases import (
     i8,
     i32,
     i64,
+    ints,
     u8,
 )
 
@@ -367,6 +368,7 @@ case(
             lambda x: torch.argsort(x, dim=0, descending=True, stable=True),
             T((8, 3), i64, 0, 3),
         ),
+        C("float16_descending", lambda x: x.argsort(-1, True), T((2, 3, 7), f16, distinct=True)),
         C(
             "dynamic_seq",
             lambda x: torch.argsort(x, 1),
@@ -421,6 +423,7 @@ case(
         C("dim0", lambda x: x.narrow(0, 1, 2), T((4, 3))),
         C("negative_dim", lambda x: torch.narrow(x, -1, 2, 2), T((2, 3, 5), i32)),
         C("negative_start", lambda x: x.narrow(1, -3, 2), T((2, 5))),
+        C("negative_start_to_end", lambda x: x.narrow(0, -2, 2), T((5, 3), f16)),
         C("dynamic", lambda x: x.narrow(1, 1, 2), T((4, 3)), dynamic={0: {0: BATCH}}),
     ],
 )
@@ -478,6 +481,7 @@ case(
         C("dim", lambda x: torch.repeat_interleave(x, 2, dim=1), T((3, 4))),
         C("flattened", lambda x: torch.repeat_interleave(x, 3), T((2, 3), i32)),
         C("negative_dim", lambda x: x.repeat_interleave(2, -3), T((2, 3, 4))),
+        C("bool_dim0", lambda x: x.repeat_interleave(3, 0), T((2, 3), boolean)),
         C(
             "dynamic_batch",
             lambda x: torch.repeat_interleave(x, 2, dim=1),
@@ -492,3 +496,15 @@ case(
         ),
     ],
 )
+
+
+def _checked_item(x, n):
+    """x * n.item(), with checks on the value: export writes them as
+    _assert_scalar nodes (run nowhere), their conditions comparisons."""
+    k = n.item()
+    torch._check(k >= 0)
+    torch._check(k <= 4)
+    return x * k
+
+
+case("_assert_scalar", [C("checked_item", _checked_item, T((2, 3)), ints((), 0, 5))])

@@ -561,6 +561,18 @@ case(
         C("uint8", _resize(scale_factor=3), T((1, 3, 2, 3), u8, 0, 255)),
         C("float16", _resize(size=(6, 6)), T((1, 2, 4, 4), f16)),
         M("module_dynamic", lambda: nn.Upsample(scale_factor=2), T((2, 3, 3, 3)), dynamic=BATCH0),
+        # upsample_nearest2d.default: an output size, and scales that (given) set the index
+        C("default_size", lambda x: torch.ops.aten.upsample_nearest2d(x, [7, 3]), T((1, 2, 4, 5))),
+        C(
+            "default_scales",
+            lambda x: torch.ops.aten.upsample_nearest2d(x, [5, 9], 1.5, 2.0),
+            T((2, 3, 4, 5)),
+        ),
+        C(
+            "default_one_scale_uint8",
+            lambda x: torch.ops.aten.upsample_nearest2d(x, [8, 6], None, 1.7),
+            T((1, 2, 4, 4), u8, 0, 255),
+        ),
     ],
 )
 
