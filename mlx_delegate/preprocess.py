@@ -14,6 +14,7 @@ from ._logging import debug
 from .builder import ProgramBuilder
 from .ops import default_registry
 from .passes.lowered import DEFAULT_PASSES
+from .passes.reinplace import reinplace
 from .serialization import BACKEND_ID, serialize
 
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
@@ -25,6 +26,7 @@ class MLXDelegateBackend(BackendDetails):
     def preprocess(
         edge_program: ExportedProgram, compile_specs: List[CompileSpec]
     ) -> PreprocessResult:
+        reinplace(edge_program, default_registry())
         built = ProgramBuilder(
             edge_program, default_registry(), graph_passes=DEFAULT_PASSES
         ).build()

@@ -28,6 +28,9 @@ class LoweredProgram:
     inputs: list = field(default_factory=list)  # TensorSlot | ValueSlot, in input order
     outputs: list[TensorSlot] = field(default_factory=list)
     constants: dict[str, bytes] = field(default_factory=dict)  # named-data key -> bytes
+    # result -> operand whose storage it may take: the result of an in-place
+    # op. The finaliser gives both one slot when the operand dies there.
+    reuses: dict[TensorSlot, TensorSlot] = field(default_factory=dict)
 
 
 class Emitter:
@@ -65,6 +68,10 @@ class Emitter:
 
     def bind(self, node: Node, slot: Any) -> None:
         self._slots[node] = slot
+
+    def reuse(self, result: TensorSlot, operand: TensorSlot) -> None:
+        """`result` may be written into `operand`'s storage (an in-place op)."""
+        self.lowered.reuses[result] = operand
 
     def is_bound(self, node: Node) -> bool:
         return node in self._slots

@@ -98,7 +98,11 @@ def _slot_ref(slot: Any, tids: dict, vids: dict):
 def _share_temps(lowered: LoweredProgram, first: int) -> tuple[dict[TensorSlot, int], int]:
     """Physical ids from `first` on for the temps the instructions use, an id
     reused once the last reader of its previous temp has run; and how many ids
-    were used. A temp no instruction writes still gets an id (`first`)."""
+    were used. A temp no instruction writes still gets an id (`first`).
+
+    The result of an in-place op takes its operand's id when the instruction
+    writing it is the operand's last reader: the slot then stops holding the
+    operand, so MLX may compute into the operand's memory."""
     instructions = lowered.instructions
     created = {slot: i for i, slot in enumerate(lowered.tensor_slots)}
     last_read: dict[TensorSlot, int] = {}
@@ -121,7 +125,11 @@ def _share_temps(lowered: LoweredProgram, first: int) -> tuple[dict[TensorSlot, 
     used = 0
     for index in range(len(instructions)):
         for slot in sorted(writes_at.get(index, []), key=created.__getitem__):
-            if free:
+            operand = lowered.reuses.get(slot)
+            if operand in physical and physical[operand] in releases.get(index, ()):
+                physical[slot] = physical[operand]
+                releases[index].remove(physical[operand])
+            elif free:
                 physical[slot] = free.pop()
             else:
                 physical[slot] = first + used
