@@ -15,6 +15,7 @@ from ..naming import schema_stem
 from .ir_view import IrView, Op, ir_view, render_each
 
 OPERAND_NAMES = (("x",), ("a", "b"))  # unary, binary
+OPERAND_DTYPES = ("result", "promoted", "input")  # the first is the default
 SLOT_TYPE = "Tid"
 
 
@@ -25,6 +26,7 @@ class DeclaredOp:
     mlx: str  # `sin`: mlx::core::sin
     operands: tuple[str, ...]  # the fields read, in the MLX function's argument order
     aten: tuple[str, ...]  # `sin.default`, ...
+    operand_dtype: str  # one of OPERAND_DTYPES: what the compiler casts operands to
 
 
 def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
@@ -63,4 +65,10 @@ def _declared(op: Op) -> DeclaredOp:
             f"`{table.name}`: a declared op's fields are its operands and `out`, required "
             f"`{SLOT_TYPE}`s: `x, out` or `a, b, out`",
         )
-    return DeclaredOp(table.name, op.exec_name, mlx, operands, tuple(aten.split()))
+    operand_dtype = table.attribute("operand_dtype") or OPERAND_DTYPES[0]
+    if operand_dtype not in OPERAND_DTYPES:
+        raise SchemaError.at(
+            table.location,
+            f"`{table.name}`: operand_dtype is one of {', '.join(OPERAND_DTYPES)}",
+        )
+    return DeclaredOp(table.name, op.exec_name, mlx, operands, tuple(aten.split()), operand_dtype)

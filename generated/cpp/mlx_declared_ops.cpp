@@ -6,6 +6,11 @@
 
 namespace mlxd {
 
+void exec_multiply(const MultiplyNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::multiply(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
 void exec_power(const PowerNode& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out, mlx::core::power(state.tensor(node.a), state.tensor(node.b), stream));
 }
@@ -18,6 +23,45 @@ void exec_maximum(const MaximumNode& node, ExecutionState& state, StreamOrDevice
 void exec_minimum(const MinimumNode& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out,
                    mlx::core::minimum(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_equal(const EqualNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::equal(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_not_equal(const NotEqualNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::not_equal(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_less(const LessNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::less(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_less_equal(const LessEqualNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::less_equal(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_greater(const GreaterNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::greater(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_greater_equal(const GreaterEqualNode& node, ExecutionState& state,
+                        StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::greater_equal(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_logical_and(const LogicalAndNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::logical_and(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_logical_or(const LogicalOrNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::logical_or(state.tensor(node.a), state.tensor(node.b), stream));
 }
 
 void exec_neg(const NegNode& node, ExecutionState& state, StreamOrDevice stream) {
@@ -66,6 +110,10 @@ void exec_erf(const ErfNode& node, ExecutionState& state, StreamOrDevice stream)
 
 void exec_reciprocal(const ReciprocalNode& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out, mlx::core::reciprocal(state.tensor(node.x), stream));
+}
+
+void exec_logical_not(const LogicalNotNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::logical_not(state.tensor(node.x), stream));
 }
 
 void exec_tan(const TanNode& node, ExecutionState& state, StreamOrDevice stream) {
@@ -124,9 +172,26 @@ void exec_sign(const SignNode& node, ExecutionState& state, StreamOrDevice strea
   state.set_tensor(node.out, mlx::core::sign(state.tensor(node.x), stream));
 }
 
+void exec_square(const SquareNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::square(state.tensor(node.x), stream));
+}
+
+void exec_is_nan(const IsNanNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::isnan(state.tensor(node.x), stream));
+}
+
+void exec_is_inf(const IsInfNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::isinf(state.tensor(node.x), stream));
+}
+
 void exec_arc_tan2(const ArcTan2Node& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out,
                    mlx::core::arctan2(state.tensor(node.a), state.tensor(node.b), stream));
+}
+
+void exec_log_add_exp(const LogAddExpNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::logaddexp(state.tensor(node.a), state.tensor(node.b), stream));
 }
 
 void exec_logical_xor(const LogicalXorNode& node, ExecutionState& state, StreamOrDevice stream) {

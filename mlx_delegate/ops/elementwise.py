@@ -1,4 +1,6 @@
-"""Elementwise ops: arithmetic, comparisons, logic, unary math, activations."""
+"""Elementwise ops that need more than a declaration (schema.fbs declares the
+one-to-one ones: comparisons, logic, most unary math): arithmetic with alpha,
+division modes, where, rounding, activations."""
 
 from __future__ import annotations
 
@@ -7,7 +9,6 @@ from torch.fx import Node
 
 from ..builder import HandlerRegistry, Unsupported
 from ..builder.emitter import Emitter
-from ..builder.slots import TensorSlot
 from ..ir import schema as ir
 from .common import arg, overload
 
@@ -49,9 +50,6 @@ BINARY = {
     aten.add.Scalar: ir.AddNode,
     aten.sub.Tensor: ir.SubtractNode,
     aten.sub.Scalar: ir.SubtractNode,
-    aten.mul.Tensor: ir.MultiplyNode,
-    aten.mul.Scalar: ir.MultiplyNode,
-    aten.logaddexp.default: ir.LogAddExpNode,
     # PyTorch's sign rule: a nonzero remainder has the divisor's sign.
     aten.remainder.Tensor: ir.RemainderNode,
     aten.remainder.Scalar: ir.RemainderNode,
@@ -62,11 +60,9 @@ BINARY = {
     aten.bitwise_xor.Tensor: ir.BitwiseXorNode,
     aten.bitwise_xor.Scalar: ir.BitwiseXorNode,
 }
-# Kept whole: ExecuTorch would otherwise decompose them into a dozen core ops.
-BINARY_KEPT_WHOLE = {aten.logaddexp.default}
 
 
-@HANDLERS.register([t for t in BINARY if t not in BINARY_KEPT_WHOLE])
+@HANDLERS.register(list(BINARY))
 def binary(b: Emitter, node: Node) -> None:
     lhs, rhs = node.args[0], node.args[1]
     dtype = b.val(node).dtype
@@ -80,11 +76,6 @@ def binary(b: Emitter, node: Node) -> None:
         y = scaled
     op = BINARY[overload(node)]
     b.emit(op(a=x.tid, b=y.tid, out=b.out(node).tid))
-
-
-@HANDLERS.register(list(BINARY_KEPT_WHOLE), keep_whole=True)
-def binary_kept_whole(b: Emitter, node: Node) -> None:
-    binary(b, node)
 
 
 @HANDLERS.register([aten.fmod.Tensor, aten.fmod.Scalar])
@@ -142,52 +133,7 @@ def floor_divide(b: Emitter, node: Node) -> None:
     b.emit(ir.DivideNode(a=x.tid, b=y.tid, out=b.out(node).tid, rounding=ir.DivRounding.Floor))
 
 
-# ---- comparisons and logic --------------------------------------------------
-
-COMPARE = {
-    "eq": ir.EqualNode,
-    "ne": ir.NotEqualNode,
-    "lt": ir.LessNode,
-    "le": ir.LessEqualNode,
-    "gt": ir.GreaterNode,
-    "ge": ir.GreaterEqualNode,
-}
-COMPARE_TARGETS = {
-    getattr(getattr(aten, name), overload): op
-    for name, op in COMPARE.items()
-    for overload in ("Tensor", "Scalar")
-}
-
-
-@HANDLERS.register(list(COMPARE_TARGETS))
-def compare(b: Emitter, node: Node) -> None:
-    dtype = compute_dtype(b, node.args[0], node.args[1])
-    x, y = b.operand(node.args[0], dtype), b.operand(node.args[1], dtype)
-    b.emit(COMPARE_TARGETS[overload(node)](a=x.tid, b=y.tid, out=b.out(node).tid))
-
-
-LOGIC = {aten.logical_and.default: ir.LogicalAndNode, aten.logical_or.default: ir.LogicalOrNode}
-
-
-@HANDLERS.register(list(LOGIC))
-def logic(b: Emitter, node: Node) -> None:
-    x, y = b.operand(node.args[0], torch.bool), b.operand(node.args[1], torch.bool)
-    result = b.temp(torch.bool, tuple(b.val(node).shape))
-    b.emit(LOGIC[overload(node)](a=x.tid, b=y.tid, out=result.tid))
-    _bind_cast(b, node, result)
-
-
-@HANDLERS.register([aten.logical_not.default])
-def logical_not(b: Emitter, node: Node) -> None:
-    x = b.operand(node.args[0], torch.bool)
-    result = b.temp(torch.bool, tuple(b.val(node).shape))
-    b.emit(ir.LogicalNotNode(x=x.tid, out=result.tid))
-    _bind_cast(b, node, result)
-
-
-def _bind_cast(b: Emitter, node: Node, result: TensorSlot) -> None:
-    """Binds `node` to `result` cast to the node's dtype."""
-    b.bind(node, b.cast(result, b.val(node).dtype))
+# ---- selection --------------------------------------------------------------
 
 
 @HANDLERS.register(
@@ -208,14 +154,12 @@ UNARY = {
     aten.relu.default: ir.ReluNode,
     aten.silu.default: ir.SiluNode,
     aten.trunc.default: ir.TruncNode,
-    aten.square.default: ir.SquareNode,
     aten.bitwise_not.default: ir.BitwiseNotNode,
 }
 # Integer inputs of these are returned unchanged by PyTorch.
 INTEGER_IDENTITY = {aten.floor.default, aten.ceil.default, aten.trunc.default}
-# Kept whole: ExecuTorch would otherwise decompose silu into x * sigmoid(x) and
-# square into pow(x, 2).
-UNARY_KEPT_WHOLE = {aten.silu.default, aten.square.default}
+# Kept whole: ExecuTorch would otherwise decompose silu into x * sigmoid(x).
+UNARY_KEPT_WHOLE = {aten.silu.default}
 
 
 @HANDLERS.register([t for t in UNARY if t not in UNARY_KEPT_WHOLE])
@@ -232,16 +176,6 @@ def unary(b: Emitter, node: Node) -> None:
 @HANDLERS.register(list(UNARY_KEPT_WHOLE), keep_whole=True)
 def unary_kept_whole(b: Emitter, node: Node) -> None:
     unary(b, node)
-
-
-PREDICATES = {aten.isnan.default: ir.IsNanNode, aten.isinf.default: ir.IsInfNode}
-
-
-@HANDLERS.register(list(PREDICATES))
-def predicate(b: Emitter, node: Node) -> None:
-    """Bool results of the input as it is (integers are never nan or inf)."""
-    x = b.tensor_slot(node.args[0])
-    b.emit(PREDICATES[overload(node)](x=x.tid, out=b.out(node).tid))
 
 
 # round.decimals is rewritten before decomposition (passes/pre_decomposition.py).

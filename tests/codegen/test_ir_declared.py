@@ -20,6 +20,9 @@ def test_declarations_reach_both_languages():
     assert by_table["SinNode"].operands == ("x",) and by_table["SinNode"].aten == ("sin.default",)
     assert by_table["SignNode"].aten == ("sign.default", "sgn.default")
     assert by_table["LogicalXorNode"].operands == ("a", "b")
+    assert by_table["SinNode"].operand_dtype == "result"
+    assert by_table["LessNode"].operand_dtype == "promoted"
+    assert by_table["IsNanNode"].operand_dtype == "input"
     cpp = (REPO / "generated" / "cpp" / "mlx_declared_ops.cpp").read_text()
     assert "void exec_sin(const SinNode& node" in cpp and "mlx::core::sin(" in cpp
     assert len(DECLARED) == cpp.count("void exec_")
@@ -28,10 +31,11 @@ def test_declarations_reach_both_languages():
 def test_declared_ops_are_registered_for_their_overloads():
     import torch
 
-    from mlx_delegate.builder import REGISTRY
+    from mlx_delegate.ops import default_registry
 
-    assert REGISTRY.lookup(torch.ops.aten.sin.default) is not None
-    kept = REGISTRY.keep_whole()
+    registry = default_registry()
+    assert registry.lookup(torch.ops.aten.sin.default) is not None
+    kept = registry.keep_whole()
     assert torch.ops.aten.sgn.default in kept  # not core ATen: kept whole
     assert torch.ops.aten.sin.default not in kept
 
@@ -51,3 +55,11 @@ def test_a_declared_op_has_only_operands_and_out(tmp_path: Path):
         'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); k: int; }',
     )  # fmt: skip
     assert "a declared op's fields are its operands and `out`" in generate_error(tmp_path, broken)
+
+
+def test_operand_dtype_is_one_of_three(tmp_path: Path):
+    broken = SCHEMA.replace('operand_dtype: "promoted"', 'operand_dtype: "widest"', 1)
+    row = next(i for i, l in enumerate(broken.splitlines(), 1) if '"widest"' in l)
+    assert generate_error(tmp_path, broken) == (
+        f"schema.fbs:{row}:7: error: `EqualNode`: operand_dtype is one of result, promoted, input"
+    )

@@ -16,16 +16,6 @@ using namespace mlxd::ops;
 
 MLXD_BINARY(exec_add, AddNode, mx::add(a, b, s))
 MLXD_BINARY(exec_subtract, SubtractNode, mx::subtract(a, b, s))
-MLXD_BINARY(exec_multiply, MultiplyNode, mx::multiply(a, b, s))
-MLXD_BINARY(exec_equal, EqualNode, mx::equal(a, b, s))
-MLXD_BINARY(exec_not_equal, NotEqualNode, mx::not_equal(a, b, s))
-MLXD_BINARY(exec_less, LessNode, mx::less(a, b, s))
-MLXD_BINARY(exec_less_equal, LessEqualNode, mx::less_equal(a, b, s))
-MLXD_BINARY(exec_greater, GreaterNode, mx::greater(a, b, s))
-MLXD_BINARY(exec_greater_equal, GreaterEqualNode, mx::greater_equal(a, b, s))
-MLXD_BINARY(exec_logical_and, LogicalAndNode, mx::logical_and(a, b, s))
-MLXD_BINARY(exec_logical_or, LogicalOrNode, mx::logical_or(a, b, s))
-MLXD_BINARY(exec_log_add_exp, LogAddExpNode, mx::logaddexp(a, b, s))
 // On bool, PyTorch's bitwise ops are the logical ones (MLX has no bool bitwise).
 MLXD_BINARY(exec_bitwise_and, BitwiseAndNode,
             a.dtype() == mx::bool_ ? mx::logical_and(a, b, s) : mx::bitwise_and(a, b, s))
@@ -88,15 +78,11 @@ void exec_divide(const DivideNode& n, ExecutionState& st, StreamOrDevice s) {
 MLXD_UNARY(exec_floor, FloorNode, mx::floor(x, s))
 MLXD_UNARY(exec_ceil, CeilNode, mx::ceil(x, s))
 MLXD_UNARY(exec_round, RoundNode, mx::round(x, n.decimals, s))
-MLXD_UNARY(exec_logical_not, LogicalNotNode, mx::logical_not(x, s))
 MLXD_UNARY(exec_relu, ReluNode, mx::maximum(x, mx::array(0, x.dtype()), s))
 MLXD_UNARY(exec_silu, SiluNode, mx::multiply(x, mx::sigmoid(x, s), s))
 MLXD_UNARY(exec_copy, CopyNode, mx::copy(x, s))
 MLXD_UNARY(exec_as_type, AsTypeNode, mx::astype(x, to_mlx_dtype(n.dtype), s))
 MLXD_UNARY(exec_trunc, TruncNode, mx::trunc(x, s))
-MLXD_UNARY(exec_square, SquareNode, mx::square(x, s))
-MLXD_UNARY(exec_is_nan, IsNanNode, mx::isnan(x, s))
-MLXD_UNARY(exec_is_inf, IsInfNode, mx::isinf(x, s))
 MLXD_UNARY(exec_bitwise_not, BitwiseNotNode,
            x.dtype() == mx::bool_ ? mx::logical_not(x, s) : mx::bitwise_invert(x, s))
 #undef MLXD_UNARY
