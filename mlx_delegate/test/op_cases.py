@@ -1423,3 +1423,4 @@ case(
 
 from . import op_cases_math  # noqa: E402,F401
 from . import op_cases_nn  # noqa: E402,F401
+from . import op_cases_control_flow  # noqa: E402,F401
