@@ -155,7 +155,9 @@ class Emitter:
     def _lower_sub_graph(self, module: torch.fx.GraphModule) -> list:
         results: list = []
         for node in module.graph.nodes:
-            if node.op == "get_attr":
+            if node.op == "get_attr" and isinstance(getattr(module, node.target), torch.nn.Module):
+                pass  # a nested control-flow sub-graph: its node's handler reads it
+            elif node.op == "get_attr":
                 self.bind(node, self._attribute_constant(module, node))
             elif node.op == "call_function":
                 self.lower_with_handler(node)
