@@ -35,6 +35,16 @@ def _nested(x, y):
     return torch.cond(x.sum() > 0, inner, lambda a, b: a + b, (x, y))
 
 
+def _between_temps(x, y):
+    """Temps live across the cond (`kept`) and feed it (`doubled`): their slots
+    must not be shared with the branches' temps."""
+    kept, doubled = x.exp(), y * 2
+    (chosen,) = torch.cond(
+        doubled.sum() > 0, lambda a, b: (a * b + 1,), lambda a, b: (a - b.sin(),), (x, doubled)
+    )
+    return chosen * kept + doubled
+
+
 class _LinearBranches(nn.Module):
     """Branches that use parameters (lifted into the cond's operands)."""
 
@@ -57,6 +67,8 @@ case(
         C("nested_then_then", _nested, POSITIVE, T((3, 4), f32, 0.5, 2.0)),
         C("nested_then_else", _nested, POSITIVE, T((3, 4), f32, -2.0, -0.5)),
         C("nested_else", _nested, NEGATIVE, T((3, 4))),
+        C("temps_around_then", _between_temps, T((3, 4)), POSITIVE),
+        C("temps_around_else", _between_temps, T((3, 4)), NEGATIVE),
         M("parameters_then", _LinearBranches, POSITIVE),
         M("parameters_else", _LinearBranches, NEGATIVE),
     ],
