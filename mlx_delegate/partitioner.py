@@ -74,6 +74,7 @@ class MLXPartitioner(Partitioner):
             tag = f"mlx_{partition.id}"
             for node in partition.nodes:
                 node.meta["delegation_tag"] = tag
+                _tag_sub_graphs(node, tag)
             tags[tag] = self.delegation_spec
         tag_constant_data(exported_program)
         tag_mutated_buffer(exported_program)  # the delegate owns buffers it writes in place
@@ -101,6 +102,14 @@ def supported_nodes(program: ExportedProgram) -> set[str]:
                 changed = True
                 debug("node %s: not delegated (a runtime value used outside the delegate)", name)
     return supported
+
+
+def _tag_sub_graphs(node: Node, tag: str) -> None:
+    """A control-flow node's sub-graphs (`get_attr` arguments) go into its
+    delegate with it: the delegate lowers them into chains of its own."""
+    for arg in node.args:
+        if isinstance(arg, Node) and arg.op == "get_attr":
+            arg.meta["delegation_tag"] = tag
 
 
 class _Support(OperatorSupportBase):

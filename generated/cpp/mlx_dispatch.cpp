@@ -246,6 +246,10 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_upsample(std::get<UpsampleNode>(instruction.node), state, stream);
     case OpCode::LOGICAL_XOR:
       return exec_logical_xor(std::get<LogicalXorNode>(instruction.node), state, stream);
+    case OpCode::COND:
+      return exec_cond(std::get<CondNode>(instruction.node), state, stream);
+    case OpCode::WHILE:
+      return exec_while(std::get<WhileNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

@@ -136,6 +136,8 @@ void exec_roll(const RollNode& node, ExecutionState& state, StreamOrDevice strea
 void exec_pool(const PoolNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_upsample(const UpsampleNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_logical_xor(const LogicalXorNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_cond(const CondNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_while(const WhileNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

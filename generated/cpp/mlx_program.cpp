@@ -248,6 +248,10 @@ const char* op_name(OpCode op) {
       return "Upsample";
     case OpCode::LOGICAL_XOR:
       return "LogicalXor";
+    case OpCode::COND:
+      return "Cond";
+    case OpCode::WHILE:
+      return "While";
   }
   return "unknown";
 }
@@ -2246,6 +2250,48 @@ LogicalXorNode load_LogicalXorNode(const ::mlxd::ir::LogicalXorNode* fb) {
   return out;
 }
 
+CondNode load_CondNode(const ::mlxd::ir::CondNode* fb) {
+  CondNode out;
+  {
+    const auto* value = present(fb->pred(), "CondNode.pred");
+    out.pred = load_Tid(*value);
+  }
+  out.then_chain = fb->then_chain();
+  out.else_chain = fb->else_chain();
+  if (const auto* values = fb->operands()) {
+    out.operands.reserve(values->size());
+    for (auto e : *values) out.operands.push_back(load_Tid(*e));
+  }
+  if (const auto* values = fb->outs()) {
+    out.outs.reserve(values->size());
+    for (auto e : *values) out.outs.push_back(load_Tid(*e));
+  }
+  return out;
+}
+
+WhileNode load_WhileNode(const ::mlxd::ir::WhileNode* fb) {
+  WhileNode out;
+  if (const auto* values = fb->inits()) {
+    out.inits.reserve(values->size());
+    for (auto e : *values) out.inits.push_back(load_Tid(*e));
+  }
+  if (const auto* values = fb->outs()) {
+    out.outs.reserve(values->size());
+    for (auto e : *values) out.outs.push_back(load_Tid(*e));
+  }
+  out.cond_chain = fb->cond_chain();
+  out.body_chain = fb->body_chain();
+  {
+    const auto* value = present(fb->pred_out(), "WhileNode.pred_out");
+    out.pred_out = load_Tid(*value);
+  }
+  if (const auto* values = fb->operands()) {
+    out.operands.reserve(values->size());
+    for (auto e : *values) out.operands.push_back(load_Tid(*e));
+  }
+  return out;
+}
+
 Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
   Instruction out;
   switch (fb->op_type()) {
@@ -2727,6 +2773,14 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::LOGICAL_XOR;
       out.node = load_LogicalXorNode(present(fb->op_as_LogicalXorNode(), "LogicalXorNode"));
       break;
+    case ::mlxd::ir::OpNode_CondNode:
+      out.op = OpCode::COND;
+      out.node = load_CondNode(present(fb->op_as_CondNode(), "CondNode"));
+      break;
+    case ::mlxd::ir::OpNode_WhileNode:
+      out.op = OpCode::WHILE;
+      out.node = load_WhileNode(present(fb->op_as_WhileNode(), "WhileNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -2913,6 +2967,8 @@ static void write_json(std::string& out, const RollNode& value);
 static void write_json(std::string& out, const PoolNode& value);
 static void write_json(std::string& out, const UpsampleNode& value);
 static void write_json(std::string& out, const LogicalXorNode& value);
+static void write_json(std::string& out, const CondNode& value);
+static void write_json(std::string& out, const WhileNode& value);
 static void write_json(std::string& out, const Instruction& value);
 static void write_json(std::string& out, const InstructionChain& value);
 static void write_json(std::string& out, const MLXGraph& value);
@@ -4361,6 +4417,38 @@ static void write_json(std::string& out, const LogicalXorNode& value) {
   write_json(out, value.b);
   out += ",\"out\":";
   write_json(out, value.out);
+  out += '}';
+}
+
+static void write_json(std::string& out, const CondNode& value) {
+  out += '{';
+  out += "\"pred\":";
+  write_json(out, value.pred);
+  out += ",\"then_chain\":";
+  write_json(out, value.then_chain);
+  out += ",\"else_chain\":";
+  write_json(out, value.else_chain);
+  out += ",\"operands\":";
+  write_json(out, value.operands);
+  out += ",\"outs\":";
+  write_json(out, value.outs);
+  out += '}';
+}
+
+static void write_json(std::string& out, const WhileNode& value) {
+  out += '{';
+  out += "\"inits\":";
+  write_json(out, value.inits);
+  out += ",\"outs\":";
+  write_json(out, value.outs);
+  out += ",\"cond_chain\":";
+  write_json(out, value.cond_chain);
+  out += ",\"body_chain\":";
+  write_json(out, value.body_chain);
+  out += ",\"pred_out\":";
+  write_json(out, value.pred_out);
+  out += ",\"operands\":";
+  write_json(out, value.operands);
   out += '}';
 }
 

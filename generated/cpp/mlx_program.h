@@ -137,9 +137,11 @@ enum class OpCode : uint32_t {
   POOL = 117,
   UPSAMPLE = 118,
   LOGICAL_XOR = 119,
+  COND = 120,
+  WHILE = 121,
 };
 
-inline constexpr uint32_t kOpCount = 119;
+inline constexpr uint32_t kOpCount = 121;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -931,6 +933,23 @@ struct LogicalXorNode {
   Tid out;
 };
 
+struct CondNode {
+  Tid pred;
+  uint32_t then_chain{};
+  uint32_t else_chain{};
+  std::vector<Tid> operands;
+  std::vector<Tid> outs;
+};
+
+struct WhileNode {
+  std::vector<Tid> inits;
+  std::vector<Tid> outs;
+  uint32_t cond_chain{};
+  uint32_t body_chain{};
+  Tid pred_out;
+  std::vector<Tid> operands;
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -947,7 +966,7 @@ using NodeVariant = std::variant<
     ArcTanNode, ArcSinhNode, ArcCoshNode, ArcTanhNode, Log2Node, Log10Node, Log1pNode, Expm1Node,
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
-    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode>;
+    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode>;
 
 struct Instruction {
   OpCode op{};

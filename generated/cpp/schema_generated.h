@@ -394,6 +394,12 @@ struct UpsampleNodeBuilder;
 struct LogicalXorNode;
 struct LogicalXorNodeBuilder;
 
+struct CondNode;
+struct CondNodeBuilder;
+
+struct WhileNode;
+struct WhileNodeBuilder;
+
 struct Instruction;
 struct InstructionBuilder;
 
@@ -787,11 +793,13 @@ enum OpNode : uint8_t {
   OpNode_PoolNode = 117,
   OpNode_UpsampleNode = 118,
   OpNode_LogicalXorNode = 119,
+  OpNode_CondNode = 120,
+  OpNode_WhileNode = 121,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_LogicalXorNode
+  OpNode_MAX = OpNode_WhileNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[120] {
+inline const OpNode (&EnumValuesOpNode())[122] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -912,13 +920,15 @@ inline const OpNode (&EnumValuesOpNode())[120] {
     OpNode_RollNode,
     OpNode_PoolNode,
     OpNode_UpsampleNode,
-    OpNode_LogicalXorNode
+    OpNode_LogicalXorNode,
+    OpNode_CondNode,
+    OpNode_WhileNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[121] = {
+  static const char * const names[123] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1039,13 +1049,15 @@ inline const char * const *EnumNamesOpNode() {
     "PoolNode",
     "UpsampleNode",
     "LogicalXorNode",
+    "CondNode",
+    "WhileNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_LogicalXorNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_WhileNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1528,6 +1540,14 @@ template<> struct OpNodeTraits<mlxd::ir::UpsampleNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::LogicalXorNode> {
   static const OpNode enum_value = OpNode_LogicalXorNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::CondNode> {
+  static const OpNode enum_value = OpNode_CondNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::WhileNode> {
+  static const OpNode enum_value = OpNode_WhileNode;
 };
 
 template <bool B = false>
@@ -10496,6 +10516,236 @@ inline ::flatbuffers::Offset<LogicalXorNode> CreateLogicalXorNode(
   return builder_.Finish();
 }
 
+/// torch.cond: evaluates `pred` (one element, nonzero is true; this forces
+/// what has been computed so far) and runs `then_chain` if it is true, else
+/// `else_chain`. Either chain writes the results into `outs`.
+struct CondNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef CondNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_PRED = 4,
+    VT_THEN_CHAIN = 6,
+    VT_ELSE_CHAIN = 8,
+    VT_OPERANDS = 10,
+    VT_OUTS = 12
+  };
+  const mlxd::ir::Tid *pred() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_PRED);
+  }
+  uint32_t then_chain() const {
+    return GetField<uint32_t>(VT_THEN_CHAIN, 0);
+  }
+  uint32_t else_chain() const {
+    return GetField<uint32_t>(VT_ELSE_CHAIN, 0);
+  }
+  /// What the branches read, listed so that one chain shows every reader.
+  const ::flatbuffers::Vector<const mlxd::ir::Tid *> *operands() const {
+    return GetPointer<const ::flatbuffers::Vector<const mlxd::ir::Tid *> *>(VT_OPERANDS);
+  }
+  const ::flatbuffers::Vector<const mlxd::ir::Tid *> *outs() const {
+    return GetPointer<const ::flatbuffers::Vector<const mlxd::ir::Tid *> *>(VT_OUTS);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_PRED, 4) &&
+           VerifyField<uint32_t>(verifier, VT_THEN_CHAIN, 4) &&
+           VerifyField<uint32_t>(verifier, VT_ELSE_CHAIN, 4) &&
+           VerifyOffset(verifier, VT_OPERANDS) &&
+           verifier.VerifyVector(operands()) &&
+           VerifyOffset(verifier, VT_OUTS) &&
+           verifier.VerifyVector(outs()) &&
+           verifier.EndTable();
+  }
+};
+
+struct CondNodeBuilder {
+  typedef CondNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_pred(const mlxd::ir::Tid *pred) {
+    fbb_.AddStruct(CondNode::VT_PRED, pred);
+  }
+  void add_then_chain(uint32_t then_chain) {
+    fbb_.AddElement<uint32_t>(CondNode::VT_THEN_CHAIN, then_chain, 0);
+  }
+  void add_else_chain(uint32_t else_chain) {
+    fbb_.AddElement<uint32_t>(CondNode::VT_ELSE_CHAIN, else_chain, 0);
+  }
+  void add_operands(::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> operands) {
+    fbb_.AddOffset(CondNode::VT_OPERANDS, operands);
+  }
+  void add_outs(::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> outs) {
+    fbb_.AddOffset(CondNode::VT_OUTS, outs);
+  }
+  explicit CondNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<CondNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<CondNode>(end);
+    fbb_.Required(o, CondNode::VT_PRED);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<CondNode> CreateCondNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *pred = nullptr,
+    uint32_t then_chain = 0,
+    uint32_t else_chain = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> operands = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> outs = 0) {
+  CondNodeBuilder builder_(_fbb);
+  builder_.add_outs(outs);
+  builder_.add_operands(operands);
+  builder_.add_else_chain(else_chain);
+  builder_.add_then_chain(then_chain);
+  builder_.add_pred(pred);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<CondNode> CreateCondNodeDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *pred = nullptr,
+    uint32_t then_chain = 0,
+    uint32_t else_chain = 0,
+    const std::vector<mlxd::ir::Tid> *operands = nullptr,
+    const std::vector<mlxd::ir::Tid> *outs = nullptr) {
+  auto operands__ = operands ? _fbb.CreateVectorOfStructs<mlxd::ir::Tid>(*operands) : 0;
+  auto outs__ = outs ? _fbb.CreateVectorOfStructs<mlxd::ir::Tid>(*outs) : 0;
+  return mlxd::ir::CreateCondNode(
+      _fbb,
+      pred,
+      then_chain,
+      else_chain,
+      operands__,
+      outs__);
+}
+
+/// torch while_loop: `outs` hold the loop state, first set from `inits`
+/// (same length). Then, while `cond_chain` leaves a true value in `pred_out`
+/// (one element, nonzero is true), `body_chain` runs and writes the next
+/// state into `outs`. Both chains read the state from `outs`.
+struct WhileNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef WhileNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_INITS = 4,
+    VT_OUTS = 6,
+    VT_COND_CHAIN = 8,
+    VT_BODY_CHAIN = 10,
+    VT_PRED_OUT = 12,
+    VT_OPERANDS = 14
+  };
+  const ::flatbuffers::Vector<const mlxd::ir::Tid *> *inits() const {
+    return GetPointer<const ::flatbuffers::Vector<const mlxd::ir::Tid *> *>(VT_INITS);
+  }
+  const ::flatbuffers::Vector<const mlxd::ir::Tid *> *outs() const {
+    return GetPointer<const ::flatbuffers::Vector<const mlxd::ir::Tid *> *>(VT_OUTS);
+  }
+  uint32_t cond_chain() const {
+    return GetField<uint32_t>(VT_COND_CHAIN, 0);
+  }
+  uint32_t body_chain() const {
+    return GetField<uint32_t>(VT_BODY_CHAIN, 0);
+  }
+  /// Written by `cond_chain`, read by the loop after each run of it.
+  const mlxd::ir::Tid *pred_out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_PRED_OUT);
+  }
+  /// What the chains read besides the loop state (loop-invariant inputs).
+  const ::flatbuffers::Vector<const mlxd::ir::Tid *> *operands() const {
+    return GetPointer<const ::flatbuffers::Vector<const mlxd::ir::Tid *> *>(VT_OPERANDS);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyOffset(verifier, VT_INITS) &&
+           verifier.VerifyVector(inits()) &&
+           VerifyOffset(verifier, VT_OUTS) &&
+           verifier.VerifyVector(outs()) &&
+           VerifyField<uint32_t>(verifier, VT_COND_CHAIN, 4) &&
+           VerifyField<uint32_t>(verifier, VT_BODY_CHAIN, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_PRED_OUT, 4) &&
+           VerifyOffset(verifier, VT_OPERANDS) &&
+           verifier.VerifyVector(operands()) &&
+           verifier.EndTable();
+  }
+};
+
+struct WhileNodeBuilder {
+  typedef WhileNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_inits(::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> inits) {
+    fbb_.AddOffset(WhileNode::VT_INITS, inits);
+  }
+  void add_outs(::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> outs) {
+    fbb_.AddOffset(WhileNode::VT_OUTS, outs);
+  }
+  void add_cond_chain(uint32_t cond_chain) {
+    fbb_.AddElement<uint32_t>(WhileNode::VT_COND_CHAIN, cond_chain, 0);
+  }
+  void add_body_chain(uint32_t body_chain) {
+    fbb_.AddElement<uint32_t>(WhileNode::VT_BODY_CHAIN, body_chain, 0);
+  }
+  void add_pred_out(const mlxd::ir::Tid *pred_out) {
+    fbb_.AddStruct(WhileNode::VT_PRED_OUT, pred_out);
+  }
+  void add_operands(::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> operands) {
+    fbb_.AddOffset(WhileNode::VT_OPERANDS, operands);
+  }
+  explicit WhileNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<WhileNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<WhileNode>(end);
+    fbb_.Required(o, WhileNode::VT_PRED_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<WhileNode> CreateWhileNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> inits = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> outs = 0,
+    uint32_t cond_chain = 0,
+    uint32_t body_chain = 0,
+    const mlxd::ir::Tid *pred_out = nullptr,
+    ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::Tid *>> operands = 0) {
+  WhileNodeBuilder builder_(_fbb);
+  builder_.add_operands(operands);
+  builder_.add_pred_out(pred_out);
+  builder_.add_body_chain(body_chain);
+  builder_.add_cond_chain(cond_chain);
+  builder_.add_outs(outs);
+  builder_.add_inits(inits);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<WhileNode> CreateWhileNodeDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const std::vector<mlxd::ir::Tid> *inits = nullptr,
+    const std::vector<mlxd::ir::Tid> *outs = nullptr,
+    uint32_t cond_chain = 0,
+    uint32_t body_chain = 0,
+    const mlxd::ir::Tid *pred_out = nullptr,
+    const std::vector<mlxd::ir::Tid> *operands = nullptr) {
+  auto inits__ = inits ? _fbb.CreateVectorOfStructs<mlxd::ir::Tid>(*inits) : 0;
+  auto outs__ = outs ? _fbb.CreateVectorOfStructs<mlxd::ir::Tid>(*outs) : 0;
+  auto operands__ = operands ? _fbb.CreateVectorOfStructs<mlxd::ir::Tid>(*operands) : 0;
+  return mlxd::ir::CreateWhileNode(
+      _fbb,
+      inits__,
+      outs__,
+      cond_chain,
+      body_chain,
+      pred_out,
+      operands__);
+}
+
 struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -10865,6 +11115,12 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   }
   const mlxd::ir::LogicalXorNode *op_as_LogicalXorNode() const {
     return op_type() == mlxd::ir::OpNode_LogicalXorNode ? static_cast<const mlxd::ir::LogicalXorNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::CondNode *op_as_CondNode() const {
+    return op_type() == mlxd::ir::OpNode_CondNode ? static_cast<const mlxd::ir::CondNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::WhileNode *op_as_WhileNode() const {
+    return op_type() == mlxd::ir::OpNode_WhileNode ? static_cast<const mlxd::ir::WhileNode *>(op()) : nullptr;
   }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
@@ -11350,6 +11606,14 @@ template<> inline const mlxd::ir::UpsampleNode *Instruction::op_as<mlxd::ir::Ups
 
 template<> inline const mlxd::ir::LogicalXorNode *Instruction::op_as<mlxd::ir::LogicalXorNode>() const {
   return op_as_LogicalXorNode();
+}
+
+template<> inline const mlxd::ir::CondNode *Instruction::op_as<mlxd::ir::CondNode>() const {
+  return op_as_CondNode();
+}
+
+template<> inline const mlxd::ir::WhileNode *Instruction::op_as<mlxd::ir::WhileNode>() const {
+  return op_as_WhileNode();
 }
 
 struct InstructionBuilder {
@@ -12153,6 +12417,14 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_LogicalXorNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::LogicalXorNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_CondNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::CondNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_WhileNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::WhileNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

@@ -1315,6 +1315,39 @@ class LogicalXorNode:
     out: Tid
 
 
+# torch.cond: evaluates `pred` (one element, nonzero is true; this forces
+# what has been computed so far) and runs `then_chain` if it is true, else
+# `else_chain`. Either chain writes the results into `outs`.
+@_dataclasses.dataclass(kw_only=True)
+class CondNode:
+    """table mlxd.ir.CondNode"""
+
+    pred: Tid
+    then_chain: int = 0
+    else_chain: int = 0
+    # What the branches read, listed so that one chain shows every reader.
+    operands: list[Tid] | None = None
+    outs: list[Tid] | None = None
+
+
+# torch while_loop: `outs` hold the loop state, first set from `inits`
+# (same length). Then, while `cond_chain` leaves a true value in `pred_out`
+# (one element, nonzero is true), `body_chain` runs and writes the next
+# state into `outs`. Both chains read the state from `outs`.
+@_dataclasses.dataclass(kw_only=True)
+class WhileNode:
+    """table mlxd.ir.WhileNode"""
+
+    inits: list[Tid] | None = None
+    outs: list[Tid] | None = None
+    cond_chain: int = 0
+    body_chain: int = 0
+    # Written by `cond_chain`, read by the loop after each run of it.
+    pred_out: Tid
+    # What the chains read besides the loop state (loop-invariant inputs).
+    operands: list[Tid] | None = None
+
+
 @_dataclasses.dataclass(kw_only=True)
 class Instruction:
     """table mlxd.ir.Instruction"""
@@ -1491,6 +1524,8 @@ OpNode = _typing.Union[
     PoolNode,
     UpsampleNode,
     LogicalXorNode,
+    CondNode,
+    WhileNode,
 ]
 
 
@@ -1617,6 +1652,8 @@ class OpNodeType(_enum.IntEnum):
     PoolNode = 117
     UpsampleNode = 118
     LogicalXorNode = 119
+    CondNode = 120
+    WhileNode = 121
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1740,6 +1777,8 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     PoolNode: OpNodeType.PoolNode,
     UpsampleNode: OpNodeType.UpsampleNode,
     LogicalXorNode: OpNodeType.LogicalXorNode,
+    CondNode: OpNodeType.CondNode,
+    WhileNode: OpNodeType.WhileNode,
 }
 
 
@@ -3849,6 +3888,68 @@ class Builders:
         builder.Slot(2)
         return builder.EndObject()
 
+    def build_CondNode(self, builder, obj):
+        """Write table mlxd.ir.CondNode; returns its offset."""
+        if obj.pred is None:
+            raise ValueError("mlxd.ir.CondNode.pred is required")
+        o3 = None
+        if obj.operands is not None:
+            builder.StartVector(4, len(obj.operands), 4)
+            for x in reversed(obj.operands):
+                self.write_Tid(builder, x)
+            o3 = builder.EndVector()
+        o4 = None
+        if obj.outs is not None:
+            builder.StartVector(4, len(obj.outs), 4)
+            for x in reversed(obj.outs):
+                self.write_Tid(builder, x)
+            o4 = builder.EndVector()
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.pred)
+        builder.Slot(0)
+        builder.PrependUint32Slot(1, obj.then_chain, 0)
+        builder.PrependUint32Slot(2, obj.else_chain, 0)
+        if o3 is not None:
+            builder.PrependUOffsetTRelativeSlot(3, o3, 0)
+        if o4 is not None:
+            builder.PrependUOffsetTRelativeSlot(4, o4, 0)
+        return builder.EndObject()
+
+    def build_WhileNode(self, builder, obj):
+        """Write table mlxd.ir.WhileNode; returns its offset."""
+        o0 = None
+        if obj.inits is not None:
+            builder.StartVector(4, len(obj.inits), 4)
+            for x in reversed(obj.inits):
+                self.write_Tid(builder, x)
+            o0 = builder.EndVector()
+        o1 = None
+        if obj.outs is not None:
+            builder.StartVector(4, len(obj.outs), 4)
+            for x in reversed(obj.outs):
+                self.write_Tid(builder, x)
+            o1 = builder.EndVector()
+        if obj.pred_out is None:
+            raise ValueError("mlxd.ir.WhileNode.pred_out is required")
+        o5 = None
+        if obj.operands is not None:
+            builder.StartVector(4, len(obj.operands), 4)
+            for x in reversed(obj.operands):
+                self.write_Tid(builder, x)
+            o5 = builder.EndVector()
+        builder.StartObject(6)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        builder.PrependUint32Slot(2, obj.cond_chain, 0)
+        builder.PrependUint32Slot(3, obj.body_chain, 0)
+        self.write_Tid(builder, obj.pred_out)
+        builder.Slot(4)
+        if o5 is not None:
+            builder.PrependUOffsetTRelativeSlot(5, o5, 0)
+        return builder.EndObject()
+
     def build_OpNode(self, builder, kind, value):
         """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
         returns its offset."""
@@ -4211,6 +4312,12 @@ class Builders:
         if kind == 119:
             _check_member(value, LogicalXorNode, "mlxd.ir.OpNode.LogicalXorNode")
             return self.build_LogicalXorNode(builder, value)
+        if kind == 120:
+            _check_member(value, CondNode, "mlxd.ir.OpNode.CondNode")
+            return self.build_CondNode(builder, value)
+        if kind == 121:
+            _check_member(value, WhileNode, "mlxd.ir.OpNode.WhileNode")
+            return self.build_WhileNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

@@ -1248,6 +1248,31 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="out", type="Tid", role="output", required=True),
         ),
     ),
+    120: OpInfo(
+        code=120,
+        name="Cond",
+        table="CondNode",
+        fields=(
+            FieldInfo(name="pred", type="Tid", role="input", required=True),
+            FieldInfo(name="then_chain", type="uint32", role="literal", required=False),
+            FieldInfo(name="else_chain", type="uint32", role="literal", required=False),
+            FieldInfo(name="operands", type="[Tid]", role="input", required=False),
+            FieldInfo(name="outs", type="[Tid]", role="output", required=False),
+        ),
+    ),
+    121: OpInfo(
+        code=121,
+        name="While",
+        table="WhileNode",
+        fields=(
+            FieldInfo(name="inits", type="[Tid]", role="input", required=False),
+            FieldInfo(name="outs", type="[Tid]", role="output", required=False),
+            FieldInfo(name="cond_chain", type="uint32", role="literal", required=False),
+            FieldInfo(name="body_chain", type="uint32", role="literal", required=False),
+            FieldInfo(name="pred_out", type="Tid", role="output", required=True),
+            FieldInfo(name="operands", type="[Tid]", role="input", required=False),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

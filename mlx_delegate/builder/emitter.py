@@ -31,6 +31,9 @@ class LoweredProgram:
     # result -> operand whose storage it may take: the result of an in-place
     # op. The finaliser gives both one slot when the operand dies there.
     reuses: dict[TensorSlot, TensorSlot] = field(default_factory=dict)
+    # Chains of control-flow nodes (branches, loop bodies): sub_chains[k] is
+    # instruction chain k + 1 of the IR, `instructions` being chain 0.
+    sub_chains: list[list] = field(default_factory=list)
 
 
 class Emitter:
@@ -40,6 +43,7 @@ class Emitter:
         self.dry_run = dry_run  # the partitioner's program holds fake tensors
         self.lowered = LoweredProgram()
         self._slots: dict[Node, Any] = {}
+        self._chain: Optional[list] = None  # where emit() appends; None: the main chain
 
     # ---- slots -----------------------------------------------------------
 
@@ -127,7 +131,76 @@ class Emitter:
     # ---- IR --------------------------------------------------------------
 
     def emit(self, ir_node: Any) -> None:
-        self.lowered.instructions.append(ir_node)
+        chain = self.lowered.instructions if self._chain is None else self._chain
+        chain.append(ir_node)
+
+    def lower_sub_chain(self, module: torch.fx.GraphModule, inputs: Sequence, outputs=None):
+        """Lowers the graph of `module` (a control-flow branch or loop body) into
+        a new instruction chain, its placeholders bound to the slots `inputs`.
+        Returns the chain's IR index and the slots of its results; with
+        `outputs` (slots, one per result) the chain ends by copying its results
+        into them, all read before any is written (a loop body may permute its
+        state)."""
+        graph = module.graph
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(inputs):
+            raise Unsupported(f"sub-graph takes {len(placeholders)} inputs, got {len(inputs)}")
+        chain: list = []
+        self.lowered.sub_chains.append(chain)
+        index = len(self.lowered.sub_chains)  # chain 0 is the main chain
+        outer, self._chain = self._chain, chain
+        try:
+            for node, slot in zip(placeholders, inputs):
+                self.bind(node, slot)
+            results = self._lower_sub_graph(module)
+            if outputs is not None:
+                self._copy_results(results, outputs)
+        finally:
+            self._chain = outer
+        return index, results
+
+    def _lower_sub_graph(self, module: torch.fx.GraphModule) -> list:
+        results: list = []
+        for node in module.graph.nodes:
+            if node.op == "get_attr" and isinstance(getattr(module, node.target), torch.nn.Module):
+                pass  # a nested control-flow sub-graph: its node's handler reads it
+            elif node.op == "get_attr":
+                self.bind(node, self._attribute_constant(module, node))
+            elif node.op == "call_function":
+                self.lower_with_handler(node)
+            elif node.op == "output":
+                value = node.args[0]
+                results = [
+                    self.slot(a) for a in (value if isinstance(value, (list, tuple)) else [value])
+                ]
+        return results
+
+    def _attribute_constant(self, module: torch.fx.GraphModule, node: Node) -> TensorSlot:
+        """A tensor a sub-graph holds as an attribute (ExecuTorch does not lift
+        the constants of control-flow sub-graphs into the program's inputs)."""
+        tensor = getattr(module, node.target)
+        if not isinstance(tensor, torch.Tensor):
+            raise Unsupported(f"get_attr {node.target} is not a tensor")
+        return self.computed_constant(lambda: tensor, tensor.dtype, tuple(tensor.shape))
+
+    def _copy_results(self, results: list, outputs: Sequence) -> None:
+        if len(results) != len(outputs):
+            raise Unsupported(f"sub-graph has {len(results)} results, expected {len(outputs)}")
+        written = {id(o) for o in outputs}
+        # A result that is itself a slot being written is snapshotted first.
+        sources = []
+        for result in results:
+            if not isinstance(result, TensorSlot):
+                raise Unsupported("sub-graph results must be tensors")
+            if id(result) in written:
+                snapshot = self.temp(result.dtype, result.shape)
+                self.emit(ir.CopyNode(x=result.tid, out=snapshot.tid))
+                result = snapshot
+            sources.append(result)
+        for source, out in zip(sources, outputs):
+            if source.dtype != out.dtype or tuple(source.shape) != tuple(out.shape):
+                raise Unsupported("a sub-graph result's dtype or shape differs from its slot's")
+            self.emit(ir.CopyNode(x=source.tid, out=out.tid))
 
     def lower_with_handler(self, node: Node) -> None:
         """Lowers `node` with its target's registered handler (patterns that
@@ -186,12 +259,20 @@ class Emitter:
 
     # ---- all or nothing --------------------------------------------------
 
-    def checkpoint(self) -> tuple[int, int, int]:
+    def checkpoint(self) -> tuple[int, ...]:
         lowered = self.lowered
-        return len(lowered.instructions), len(lowered.tensor_slots), len(lowered.value_slots)
+        chain = lowered.instructions if self._chain is None else self._chain
+        return (
+            len(chain),
+            len(lowered.tensor_slots),
+            len(lowered.value_slots),
+            len(lowered.sub_chains),
+        )
 
-    def rollback(self, mark: tuple[int, int, int]) -> None:
+    def rollback(self, mark: tuple[int, ...]) -> None:
         """Forgets what was emitted since `mark`: a failed lowering leaves nothing."""
-        del self.lowered.instructions[mark[0] :]
+        chain = self.lowered.instructions if self._chain is None else self._chain
+        del chain[mark[0] :]
         del self.lowered.tensor_slots[mark[1] :]
         del self.lowered.value_slots[mark[2] :]
+        del self.lowered.sub_chains[mark[3] :]

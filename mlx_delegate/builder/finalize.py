@@ -2,7 +2,9 @@
 from it, fresh (the lowered program is left as it was).
 
 Tensor slots are numbered in the global order constants -> inputs -> outputs ->
-mutable buffers -> temps; temps whose lifetimes do not overlap share an id."""
+mutable buffers -> temps; temps whose lifetimes do not overlap share an id.
+Temps a control-flow sub-chain touches each keep an id of their own: their
+lifetimes are not visible in the main chain's order."""
 
 from __future__ import annotations
 
@@ -38,9 +40,8 @@ def finalize(lowered: LoweredProgram):
         num_temp_tensors=num_temps,
         num_values=len(lowered.value_slots),
         instruction_chains=[
-            ir.InstructionChain(
-                instructions=[ir.Instruction(op=fresh(n)) for n in lowered.instructions]
-            )
+            ir.InstructionChain(instructions=[ir.Instruction(op=fresh(n)) for n in chain])
+            for chain in [lowered.instructions, *lowered.sub_chains]
         ],
         input_map=[_slot_ref(s, tids, vids) for s in lowered.inputs],
         output_map=[_slot_ref(s, tids, vids) for s in lowered.outputs],
@@ -108,9 +109,10 @@ def _share_temps(lowered: LoweredProgram, first: int) -> tuple[dict[TensorSlot, 
     last_read: dict[TensorSlot, int] = {}
     written_at: dict[TensorSlot, int] = {}
     temps: dict[TensorSlot, None] = {}  # in order of first appearance
+    own_id = _sub_chain_temps(lowered)
     for index, node in enumerate(instructions):
         for slot, role in slots_of(node):
-            if slot.kind != SlotKind.TEMP:
+            if slot.kind != SlotKind.TEMP or slot in own_id:  # numbered below
                 continue
             temps.setdefault(slot)
             if role == "output":
@@ -137,9 +139,23 @@ def _share_temps(lowered: LoweredProgram, first: int) -> tuple[dict[TensorSlot, 
             releases.setdefault(last_read[slot], []).append(physical[slot])
         # ids whose last reader is this instruction are free for later writers
         free.extend(sorted(releases.pop(index, []), reverse=True))
+    for slot in own_id:
+        physical[slot] = first + used
+        used += 1
     for slot in temps:
         physical.setdefault(slot, first)
     return physical, used
+
+
+def _sub_chain_temps(lowered: LoweredProgram) -> dict[TensorSlot, None]:
+    """The temps that control-flow sub-chains read or write, in order of first use."""
+    found: dict[TensorSlot, None] = {}
+    for chain in lowered.sub_chains:
+        for node in chain:
+            for slot, _ in slots_of(node):
+                if slot.kind == SlotKind.TEMP:
+                    found.setdefault(slot)
+    return found
 
 
 def slots_of(ir_node: Any) -> Iterable[tuple[TensorSlot, str]]:

@@ -7,6 +7,7 @@ from functools import cache
 
 from ..builder import HandlerRegistry
 from . import (
+    control_flow,
     creation,
     declared,
     elementwise,
@@ -21,6 +22,7 @@ from . import (
 )
 
 FAMILIES = (
+    control_flow,
     creation,
     declared,
     elementwise,

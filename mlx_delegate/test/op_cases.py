@@ -1423,4 +1423,5 @@ case(
 
 from . import op_cases_math  # noqa: E402,F401
 from . import op_cases_nn  # noqa: E402,F401
+from . import op_cases_control_flow  # noqa: E402,F401
 from . import op_cases_inplace  # noqa: E402,F401

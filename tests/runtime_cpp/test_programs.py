@@ -609,6 +609,7 @@ def _sample(field_type: str, k: int):
         "FloatOrVid": ir.FloatOrVid(literal=k + 0.5),
         "TidOrVid": ir.TidOrVid(vid=ir.Vid(idx=0)),
         "int32": k + 1,
+        "uint32": 1,  # a chain index: control-flow nodes name chain 1
         "[int32]": [0, k + 1],
         "float32": 0.25,
         "float64": 1.5,
@@ -624,7 +625,9 @@ def _every_op_graph():
         kwargs = {f.name: _sample(f.type, k) for k, f in enumerate(info.fields)}
         nodes.append(cls(**kwargs))
     assert len(nodes) == len(inspector.OPS) > 0
-    return graph(nodes, inputs=[np.zeros(2, np.float32)], n_outputs=1, n_temps=2, n_values=2)
+    g = graph(nodes, inputs=[np.zeros(2, np.float32)], n_outputs=1, n_temps=2, n_values=2)
+    g.instruction_chains.append(ir.InstructionChain(instructions=[]))  # for control flow
+    return g
 
 
 def test_every_op_node_loads(backends):
@@ -674,6 +677,13 @@ def test_malformed_payloads_are_rejected(backends):
     for overrides, message in semantic:
         with pytest.raises(backends.BackendError, match=message):
             backends.load_program(bad_graph(**overrides), {})
+
+    # A control-flow node must name a later chain: no chain may run itself.
+    for chain, message in [(0, "then_chain 0 named in chain 0"), (7, "then_chain 7 named")]:
+        cond = ir.CondNode(pred=T(0), then_chain=chain, else_chain=chain, operands=[], outs=[])
+        g = graph([cond], inputs=[np.zeros(1, np.float32)])
+        with pytest.raises(backends.BackendError, match=message):
+            backends.load_program(ir.encode(g), {})
 
     # Out-of-range slots inside instructions fail at run time with a message.
     g = graph([ir.AddNode(a=T(0), b=T(42), out=T(1))], inputs=[np.zeros(2, np.float32)])

@@ -107,8 +107,18 @@ def forward(lowered, mapping: dict) -> None:
     the replaced temps become dead code (`remove_dead_code` drops them)."""
     if mapping:
         mapping = {old: _resolve(new, mapping) for old, new in mapping.items()}
-        for node in lowered.instructions:
+        for node in every_instruction(lowered):
             replace_reads(node, mapping)
+
+
+def every_instruction(lowered) -> Iterator[Any]:
+    """The main chain's instructions, then those of the control-flow
+    sub-chains. Passes analyse the main chain alone: a control-flow node lists
+    every slot of the main chain its sub-chains read or write. A slot a pass
+    renames is renamed in the sub-chains too."""
+    yield from lowered.instructions
+    for chain in lowered.sub_chains:
+        yield from chain
 
 
 def _resolve(slot: Any, mapping: dict) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...builder.slots import SlotKind, TensorSlot
 from ...ir import schema as ir
-from .dataflow import Dataflow, replace_reads, replace_writes
+from .dataflow import Dataflow, every_instruction, replace_reads, replace_writes
 
 
 def write_buffers_in_place(lowered) -> None:
@@ -23,8 +23,8 @@ def write_buffers_in_place(lowered) -> None:
             continue  # the old value is still needed after the new one exists
         del lowered.instructions[next(i for i, n in enumerate(lowered.instructions) if n is copy)]
         replace_writes(lowered.instructions[producer], {value: buffer})
-        for node in lowered.instructions[producer + 1 :]:
-            replace_reads(node, {value: buffer})
+        for node in every_instruction(lowered):
+            replace_reads(node, {value: buffer})  # none reads it up to the producer
         flow = Dataflow.of(lowered.instructions)
 
 

@@ -12,6 +12,7 @@
 #include <mlx/mlx.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -76,6 +77,13 @@ class ExecutionState {
   // The program being run (valid while bound).
   const MLXGraph& program() const;
 
+  // Runs instruction chain `chain` of the program on this state. Control-flow
+  // ops (exec_cond, exec_while) call it; the program that owns the state sets
+  // the runner, which knows the device and how to report errors.
+  using ChainRunner = std::function<void(uint32_t chain)>;
+  void set_chain_runner(ChainRunner runner) { chain_runner_ = std::move(runner); }
+  void run_chain(uint32_t chain) const;
+
   // For messages: "tensor slot 7 (temp)".
   std::string describe(Tid t) const;
 
@@ -95,6 +103,7 @@ class ExecutionState {
   std::vector<std::optional<mlx::core::array>> mutable_buffers_;
   std::vector<std::optional<mlx::core::array>> tensors_;  // inputs, outputs, temps
   std::vector<Value> values_;
+  ChainRunner chain_runner_;
 };
 
 }  // namespace mlxd

@@ -59,6 +59,11 @@ const MLXGraph& ExecutionState::program() const {
   return *program_;
 }
 
+void ExecutionState::run_chain(uint32_t chain) const {
+  if (!chain_runner_) throw ExecutionError("no chain runner: control flow cannot run here");
+  chain_runner_(chain);
+}
+
 SlotClass ExecutionState::slot_class(Tid t) const {
   if (t.idx >= num_tensors_) {
     throw ExecutionError("tensor slot " + std::to_string(t.idx) + " out of range (" +

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <mutex>
 #include <stdexcept>
+#include <variant>
 
 #include "mlx_backend.h"
 #include "mlx_delegate/execution_state.h"
@@ -69,6 +70,7 @@ class MlxProgram final : public ProgramHandle {
 
  private:
   void validate() const;
+  void check_sub_chains() const;
   void run_chain(uint32_t chain);
   void bind_input(const SlotRef& ref, const TensorView& view, size_t position);
   void write_output(const SlotRef& ref, OutputBuffer& out, size_t position);
@@ -106,6 +108,7 @@ void MlxProgram::validate() const {
       throw LoadError(std::string(map) + " has an unknown slot kind");
     }
   };
+  check_sub_chains();
   for (const auto& r : g.input_map) check_ref(r, "input_map");
   for (const auto& r : g.output_map) check_ref(r, "output_map");
   for (const auto& r : g.mutable_buffer_map) {
@@ -130,6 +133,30 @@ void MlxProgram::validate() const {
   }
 }
 
+// A control-flow node may only name chains after its own: no chain can then
+// run itself, directly or not, and every named chain exists.
+void MlxProgram::check_sub_chains() const {
+  const auto& chains = graph_.instruction_chains;
+  for (size_t c = 0; c < chains.size(); ++c) {
+    auto check = [&](uint32_t sub, const char* role) {
+      if (sub <= c || sub >= chains.size()) {
+        throw LoadError(std::string(role) + " " + std::to_string(sub) + " named in chain " +
+                        std::to_string(c) + " is not a later chain (" +
+                        std::to_string(chains.size()) + " chains)");
+      }
+    };
+    for (const auto& instr : chains[c].instructions) {
+      if (const auto* n = std::get_if<CondNode>(&instr.node)) {
+        check(n->then_chain, "then_chain");
+        check(n->else_chain, "else_chain");
+      } else if (const auto* w = std::get_if<WhileNode>(&instr.node)) {
+        check(w->cond_chain, "cond_chain");
+        check(w->body_chain, "body_chain");
+      }
+    }
+  }
+}
+
 void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolver& constants) {
   auto [fb, fb_size] = flatbuffer_region(payload, size);
   // FlatBuffers need an aligned buffer; the payload may sit anywhere.
@@ -138,6 +165,7 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
   graph_ = mlxd::load_program(reinterpret_cast<const uint8_t*>(aligned.data()), fb_size);
   state_.bind(graph_);
   validate();
+  state_.set_chain_runner([this](uint32_t chain) { run_chain(chain); });
 
   // Constants from the host's named data, wrapped without a copy where the
   // device can read host memory.
@@ -200,7 +228,11 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
 }
 
 void MlxProgram::run_chain(uint32_t chain) {
-  const auto& instructions = graph_.instruction_chains.at(chain).instructions;
+  if (chain >= graph_.instruction_chains.size()) {
+    throw std::runtime_error(backend_ + ": chain " + std::to_string(chain) + " out of range (" +
+                             std::to_string(graph_.instruction_chains.size()) + " chains)");
+  }
+  const auto& instructions = graph_.instruction_chains[chain].instructions;
   bool log_ops = op_logging_enabled();
   mx::StreamOrDevice s = device_;
   for (size_t i = 0; i < instructions.size(); ++i) {

@@ -123,3 +123,5 @@ class OpNode(object):
     PoolNode = 117
     UpsampleNode = 118
     LogicalXorNode = 119
+    CondNode = 120
+    WhileNode = 121
