@@ -52,7 +52,7 @@ class ProgramBuilder:
 
     def build(self) -> BuiltProgram:
         graph = self.program.graph_module.graph
-        anchors, inside = self._match_patterns(graph)
+        anchors, inside = match_patterns(graph, self.registry)
         for node in graph.nodes:
             if node.op == "placeholder":
                 self._placeholder(node)
@@ -72,33 +72,6 @@ class ProgramBuilder:
         for graph_pass in self.graph_passes:
             graph_pass(lowered)
         return BuiltProgram(finalize(lowered), dict(lowered.constants), self.support, lowered)
-
-    def _match_patterns(self, graph) -> tuple[dict, set]:
-        """Pattern matches by anchor (their last node), and the nodes inside them.
-        Later anchors are matched first, so a larger match wins over its parts; a
-        node inside a match must have no user outside it."""
-        anchors, inside = {}, set()
-        for node in reversed(graph.nodes):
-            if node.op != "call_function" or node in inside:
-                continue
-            for pattern in self.registry.patterns():
-                match = pattern(node)
-                if match is None:
-                    continue
-                members = set(match.nodes)
-                internal = members - {node}
-                if internal & inside or any(u not in members for n in internal for u in n.users):
-                    continue
-                anchors[node] = match
-                inside |= internal
-                debug(
-                    "pattern %s at %s covers %s",
-                    match.name,
-                    node.name,
-                    ", ".join(n.name for n in match.nodes),
-                )
-                break
-        return anchors, inside
 
     def _call(self, node: Node, lower, what: Optional[str] = None) -> None:
         """Lowers `node` with `lower()` (None: no handler), recording support;
@@ -174,6 +147,34 @@ class ProgramBuilder:
                 e.emit(ir.CopyNode(x=slot.tid, out=copy.tid))
                 slot = copy
             e.lowered.outputs.append(slot)
+
+
+def match_patterns(graph, registry: HandlerRegistry) -> tuple[dict, set]:
+    """Pattern matches by anchor (their last node), and the nodes inside them.
+    Later anchors are matched first, so a larger match wins over its parts; a
+    node inside a match must have no user outside it."""
+    anchors, inside = {}, set()
+    for node in reversed(graph.nodes):
+        if node.op != "call_function" or node in inside:
+            continue
+        for pattern in registry.patterns():
+            match = pattern(node)
+            if match is None:
+                continue
+            members = set(match.nodes)
+            internal = members - {node}
+            if internal & inside or any(u not in members for n in internal for u in n.users):
+                continue
+            anchors[node] = match
+            inside |= internal
+            debug(
+                "pattern %s at %s covers %s",
+                match.name,
+                node.name,
+                ", ".join(n.name for n in match.nodes),
+            )
+            break
+    return anchors, inside
 
 
 def _target_name(target: Any) -> str:

@@ -115,7 +115,15 @@ def rms_norm(node: Node) -> Optional[PatternMatch]:
     return PatternMatch("rms_norm", nodes, lower)
 
 
-CONVOLUTIONS = ("aten::convolution", "aten::conv1d", "aten::conv2d")
+CONVOLUTIONS = (
+    "aten::convolution",
+    "aten::conv1d",
+    "aten::conv2d",
+    "aten::conv3d",
+    "aten::conv_transpose1d",
+    "aten::conv_transpose2d.input",
+    "aten::conv_transpose3d.input",
+)
 
 
 @HANDLERS.register_pattern

@@ -1,7 +1,8 @@
 """Re-inplacing, on the program handed to the delegate: a node whose first
 operand is a temporary that no later node reads becomes the in-place variant
 of its op (`relu` -> `relu_`) when the registry lowers that variant. The
-in-place handlers let the result take the operand's storage."""
+in-place handlers let the result take the operand's storage. Nodes that a
+pattern lowers together (an RMSNorm written out) stay as they are."""
 
 from __future__ import annotations
 
@@ -12,14 +13,18 @@ from torch.export import ExportedProgram
 from torch.fx import Node
 
 from .._logging import debug
+from ..builder.walk import match_patterns
 
 
 def reinplace(program: ExportedProgram, registry) -> int:
     """Rewrites `program` in place; returns how many nodes became in-place."""
     graph = program.graph_module.graph
     order = {node: index for index, node in enumerate(graph.nodes)}
+    anchors, inside = match_patterns(graph, registry)
     count = 0
     for node in graph.nodes:
+        if node in anchors or node in inside:
+            continue
         target = in_place_variant(node, registry)
         if target is not None and _operand_dies_here(node, order):
             debug("re-inplacing %s as %s", node.name, target)
