@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import jinja2
 
+from ..diagnostics import SchemaError
 from ..model import Schema, TableField, TypeKind, TypeRef
 from ..naming import schema_stem
 from .ir_view import ir_view
@@ -43,12 +44,14 @@ def type_text(t: TypeRef) -> str:
 
 
 def _field(field: TableField) -> InspectedField:
-    """Slot fields are outputs when named `out`, `outs` or `*_out` (the schema's
-    convention), inputs otherwise; everything else is a literal argument."""
+    """Slot fields are outputs when marked `output`, inputs otherwise;
+    everything else is a literal argument."""
     type_name = type_text(field.type)
-    if type_name.strip("[]") in SLOT_TYPES:
-        is_output = field.name in ("out", "outs") or field.name.endswith("_out")
-        role = "output" if is_output else "input"
-    else:
-        role = "literal"
-    return InspectedField(field.name, type_name, role, field.required)
+    is_output = any(a.name == "output" for a in field.attributes)
+    if type_name.strip("[]") not in SLOT_TYPES:
+        if is_output:
+            raise SchemaError.at(
+                field.location, f"`{field.name}`: only a slot field can be an `output`"
+            )
+        return InspectedField(field.name, type_name, "literal", field.required)
+    return InspectedField(field.name, type_name, "output" if is_output else "input", field.required)
