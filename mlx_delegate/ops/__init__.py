@@ -4,37 +4,25 @@
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 
 from ..builder import HandlerRegistry
-from . import (
-    control_flow,
-    creation,
-    declared,
-    elementwise,
-    indexing,
-    inplace,
-    nn,
-    patterns,
-    pooling,
-    reductions,
-    shape,
-    values,
-)
 
-FAMILIES = (
-    control_flow,
-    creation,
-    declared,
-    elementwise,
-    indexing,
-    inplace,
-    nn,
-    patterns,
-    pooling,
-    reductions,
-    shape,
-    values,
+FAMILY_NAMES = (
+    "control_flow",
+    "creation",
+    "declared",
+    "elementwise",
+    "indexing",
+    "inplace",
+    "nn",
+    "patterns",
+    "pooling",
+    "reductions",
+    "shape",
+    "values",
 )
+FAMILIES = tuple(import_module(f"{__name__}.{name}") for name in FAMILY_NAMES)
 
 
 def register_all(registry: HandlerRegistry) -> HandlerRegistry:
