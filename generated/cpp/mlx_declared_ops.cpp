@@ -116,6 +116,41 @@ void exec_logical_not(const LogicalNotNode& node, ExecutionState& state, StreamO
   state.set_tensor(node.out, mlx::core::logical_not(state.tensor(node.x), stream));
 }
 
+void exec_sum(const SumNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::sum(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
+void exec_mean(const MeanNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::mean(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
+void exec_max(const MaxNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::max(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
+void exec_min(const MinNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::min(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
+void exec_prod(const ProdNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::prod(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
+void exec_any(const AnyNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::any(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
+void exec_all(const AllNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out,
+                   mlx::core::all(state.tensor(node.x), node.axes, node.keepdims, stream));
+}
+
 void exec_tan(const TanNode& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out, mlx::core::tan(state.tensor(node.x), stream));
 }

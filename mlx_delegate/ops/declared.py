@@ -15,20 +15,46 @@ from .._generated import declared
 from ..builder import HandlerRegistry
 from ..builder.emitter import Emitter
 from ..ir import schema as ir
+from ..builder.slots import ir_dtype
+from .common import arg
 from .elementwise import compute_dtype
 
 DECLARED_OPS = declared().DECLARED_OPS
 
 
 def lower_declared(node_class, op, b: Emitter, node: Node) -> None:
-    args = node.args[: len(op.operands)]
-    if op.operand_dtype == "input":
-        slots = [b.tensor_slot(arg) for arg in args]
-    else:
-        dtype = b.val(node).dtype if op.operand_dtype == "result" else compute_dtype(b, *args)
-        slots = [b.operand(arg, dtype) for arg in args]
+    slots = _operands(op, b, node)
     fields = {name: slot.tid for name, slot in zip(op.operands, slots)}
     b.emit(node_class(**fields, out=b.out(node).tid))
+
+
+def lower_declared_reduction(node_class, op, b: Emitter, node: Node) -> None:
+    """Every reduced axis listed (`dim` absent, None or empty: all of them);
+    MLX reduces in the operand's dtype, cast to PyTorch's result after."""
+    (x,) = _operands(op, b, node)
+    rank = len(x.shape)
+    dims = arg(node, "dim")
+    dims = [dims] if isinstance(dims, int) else list(dims or range(rank))
+    axes = sorted({int(d) % rank for d in dims}) if rank else []
+    result_dtype = b.val(node).dtype
+    shape = tuple(b.val(node).shape)
+    result = b.out(node) if x.dtype == result_dtype else b.temp(x.dtype, shape)
+    b.emit(node_class(x=x.tid, out=result.tid, axes=axes, keepdims=bool(arg(node, "keepdim"))))
+    if result.dtype != result_dtype:
+        b.emit(ir.AsTypeNode(x=result.tid, out=b.out(node).tid, dtype=ir_dtype(result_dtype)))
+
+
+def _operands(op, b: Emitter, node: Node) -> list:
+    """The operand slots in the dtype `op.operand_dtype` names."""
+    args = node.args[: len(op.operands)]
+    if op.operand_dtype == "input":
+        return [b.tensor_slot(arg) for arg in args]
+    dtype = {
+        "result": lambda: b.val(node).dtype,
+        "promoted": lambda: compute_dtype(b, *args),
+        "bool": lambda: torch.bool,
+    }[op.operand_dtype]()
+    return [b.operand(arg, dtype) for arg in args]
 
 
 def aten_overload(name: str):
@@ -43,7 +69,8 @@ HANDLERS = HandlerRegistry()
 def _register(op) -> None:
     """Overloads outside core ATen are kept whole: ExecuTorch would decompose
     them (sgn into sign) before we see them."""
-    handler = partial(lower_declared, getattr(ir, op.table), op)
+    lower = lower_declared_reduction if op.kind == "reduction" else lower_declared
+    handler = partial(lower, getattr(ir, op.table), op)
     overloads = [aten_overload(name) for name in op.aten]
     core = [o for o in overloads if torch.Tag.core in o.tags]
     if core:

@@ -1,4 +1,5 @@
-"""Reductions, scans and softmax."""
+"""Reductions that need more than a declaration (schema.fbs declares sum,
+mean, max, min, prod, any and all), scans and softmax."""
 
 from __future__ import annotations
 
@@ -23,63 +24,6 @@ def _axes(dims) -> list[int]:
     if dims is None:
         return []
     return [int(d) for d in (dims if isinstance(dims, (list, tuple)) else [dims])]
-
-
-REDUCE = {
-    "sum": ir.SumNode,
-    "mean": ir.MeanNode,
-    "amax": ir.MaxNode,
-    "amin": ir.MinNode,
-    "max": ir.MaxNode,
-    "min": ir.MinNode,
-    "prod": ir.ProdNode,
-    "any": ir.AnyNode,
-    "all": ir.AllNode,
-}
-
-
-@HANDLERS.register(
-    [
-        aten.sum.dim_IntList,
-        aten.sum.default,
-        aten.mean.dim,
-        aten.mean.default,
-        aten.amax.default,
-        aten.amin.default,
-        aten.prod.default,
-        aten.prod.dim_int,
-        aten.any.default,
-        aten.any.dim,
-        aten.any.dims,
-        aten.max.default,
-        aten.min.default,
-    ]
-)
-def reduce(b: Emitter, node: Node) -> None:
-    op = overload(node)
-    name = op.overloadpacket.__name__
-    reduces_all = op._overloadname == "default" and name not in ("amax", "amin")
-    dims = [] if reduces_all else _axes(arg(node, "dim"))
-    keepdim = False if reduces_all else bool(arg(node, "keepdim", False))
-    out_dtype = b.val(node).dtype
-    # Sums and products accumulate in the result dtype, as PyTorch does (int -> int64).
-    x = b.operand(
-        node.args[0], out_dtype if name in ("sum", "prod", "mean") else b.val(node.args[0]).dtype
-    )
-    if name in ("any", "all"):
-        result = b.temp(torch.bool, tuple(b.val(node).shape))
-        b.emit(REDUCE[name](x=x.tid, out=result.tid, axes=dims, keepdims=keepdim))
-        b.bind(node, b.cast(result, out_dtype))
-        return
-    if b.val(node.args[0]).dim() == 0:
-        dims = []
-    b.emit(REDUCE[name](x=x.tid, out=b.out(node).tid, axes=dims, keepdims=keepdim))
-
-
-# Kept whole: ExecuTorch would otherwise rewrite all(x) as not(any(not(x))).
-@HANDLERS.register([aten.all.default, aten.all.dim, aten.all.dims], keep_whole=True)
-def reduce_all(b: Emitter, node: Node) -> None:
-    reduce(b, node)
 
 
 @HANDLERS.register([aten.var.correction, aten.var.dim])

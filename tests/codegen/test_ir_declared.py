@@ -23,6 +23,8 @@ def test_declarations_reach_both_languages():
     assert by_table["SinNode"].operand_dtype == "result"
     assert by_table["LessNode"].operand_dtype == "promoted"
     assert by_table["IsNanNode"].operand_dtype == "input"
+    assert by_table["SumNode"].kind == "reduction" and by_table["SumNode"].operands == ("x",)
+    assert by_table["AnyNode"].operand_dtype == "bool" and by_table["SinNode"].kind == "elementwise"
     cpp = (REPO / "generated" / "cpp" / "mlx_declared_ops.cpp").read_text()
     assert "void exec_sin(const SinNode& node" in cpp and "mlx::core::sin(" in cpp
     assert len(DECLARED) == cpp.count("void exec_")
@@ -51,15 +53,26 @@ def test_a_declared_op_needs_aten_overloads(tmp_path: Path):
 
 def test_a_declared_op_has_only_operands_and_out(tmp_path: Path):
     broken = SCHEMA.replace(
-        'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); }',
-        'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required); k: int; }',
+        'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required, output); }',
+        'table SinNode (mlx: "sin", aten: "sin.default") { x: Tid (required); out: Tid (required, output); k: int; }',
     )  # fmt: skip
+    assert broken != SCHEMA
     assert "a declared op's fields are its operands and `out`" in generate_error(tmp_path, broken)
 
 
-def test_operand_dtype_is_one_of_three(tmp_path: Path):
+def test_operand_dtype_is_one_of_four(tmp_path: Path):
     broken = SCHEMA.replace('operand_dtype: "promoted"', 'operand_dtype: "widest"', 1)
     row = next(i for i, l in enumerate(broken.splitlines(), 1) if '"widest"' in l)
     assert generate_error(tmp_path, broken) == (
-        f"schema.fbs:{row}:7: error: `EqualNode`: operand_dtype is one of result, promoted, input"
+        f"schema.fbs:{row}:7: error: `EqualNode`: operand_dtype is one of result, promoted, input, "
+        "bool"
+    )
+
+
+def test_a_declared_reduction_has_axes_and_keepdims(tmp_path: Path):
+    broken = SCHEMA.replace(
+        "axes: [int32]; keepdims: bool; }", "axes: [int64]; keepdims: bool; }", 1
+    )
+    assert "or, for a reduction, `x, out, axes: [int32], keepdims: bool`" in generate_error(
+        tmp_path, broken
     )

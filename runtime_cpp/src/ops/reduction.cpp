@@ -5,25 +5,6 @@ namespace mlxd {
 
 using namespace mlxd::ops;
 
-#define MLXD_REDUCE(fn, Node, mlx_fn, name)                                              \
-  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) {                         \
-    const mx::array& x = st.tensor(n.x);                                                 \
-    if (x.ndim() == 0) {                                                                 \
-      st.set_tensor(n.out, mlx_fn(x, n.keepdims, s));                                    \
-      return;                                                                            \
-    }                                                                                    \
-    st.set_tensor(n.out, mlx_fn(x, reduce_axes(n.axes, x.ndim(), name), n.keepdims, s)); \
-  }
-
-MLXD_REDUCE(exec_sum, SumNode, mx::sum, "sum")
-MLXD_REDUCE(exec_mean, MeanNode, mx::mean, "mean")
-MLXD_REDUCE(exec_max, MaxNode, mx::max, "max")
-MLXD_REDUCE(exec_min, MinNode, mx::min, "min")
-MLXD_REDUCE(exec_prod, ProdNode, mx::prod, "prod")
-MLXD_REDUCE(exec_any, AnyNode, mx::any, "any")
-MLXD_REDUCE(exec_all, AllNode, mx::all, "all")
-#undef MLXD_REDUCE
-
 void exec_var(const VarNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   st.set_tensor(n.out, mx::var(x, reduce_axes(n.axes, x.ndim(), "var"), n.keepdims, n.ddof, s));
