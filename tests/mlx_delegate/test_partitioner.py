@@ -88,6 +88,9 @@ CASES = {
     "aten::tril": (lambda x: torch.tril(x).t().contiguous().view(-1), [(5, 5)], "Tril"),
     "aten::triu": (lambda x: torch.triu(x, 1).t().contiguous().view(-1), [(5, 5)], "Triu"),
     "aten::all": (lambda x: torch.all(x > 0).reshape(1), [(3, 4)], "All"),
+    "aten::sum": (lambda x: torch.sum(x).reshape(1), [(3, 4)], "Sum"),
+    "aten::max": (lambda x: torch.max(x).reshape(1), [(3, 4)], "Max"),
+    "aten::min": (lambda x: torch.min(x).reshape(1), [(3, 4)], "Min"),
     "aten::all.dim": (lambda x: torch.all(x > -2, dim=1).t().reshape(-1), [(3, 4, 5)], "All"),
     "aten::all.dims": (lambda x: torch.all(x > -2, dim=(0, 2)).reshape(-1), [(3, 4, 5)], "All"),
     "aten::std.correction": (

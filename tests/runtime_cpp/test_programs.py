@@ -346,8 +346,10 @@ def test_reductions(backends):
     ]:
         (o,) = run_single(backends, lambda a, o: node(x=a, out=o, axes=[1, -1], keepdims=True), X)
         np.testing.assert_allclose(o, ref(X, axis=(1, 2), keepdims=True), rtol=1e-5)
-        (o,) = run_single(backends, lambda a, o: node(x=a, out=o), X)
+        (o,) = run_single(backends, lambda a, o: node(x=a, out=o, axes=[0, 1, 2]), X)
         np.testing.assert_allclose(o, ref(X), rtol=1e-5)
+        (o,) = run_single(backends, lambda a, o: node(x=a, out=o), X)  # no axis: nothing reduced
+        np.testing.assert_allclose(o, X, rtol=1e-5)
     (a,) = run_single(backends, lambda x, o: ir.AnyNode(x=x, out=o, axes=[0]), X > 1)
     (al,) = run_single(backends, lambda x, o: ir.AllNode(x=x, out=o, axes=[0]), X > -1)
     np.testing.assert_array_equal(a, (X > 1).any(0))
