@@ -40,7 +40,9 @@ def test_a_field_named_out_without_the_mark_is_read(tmp_path: Path):
     run(Request(schema=schema, out=generated, cache_dir=tmp_path / "cache", skip_flatc=True))
     text = (generated / "python" / "schema_inspector.py").read_text()
     add = text[text.index('table="AddNode"') :]
-    assert 'FieldInfo(name="out", type="Tid", role="input", required=True)' in add.split("OpInfo(")[0]
+    assert (
+        'FieldInfo(name="out", type="Tid", role="input", required=True)' in add.split("OpInfo(")[0]
+    )
 
 
 def test_output_only_on_slot_fields(tmp_path: Path):
