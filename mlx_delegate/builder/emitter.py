@@ -4,8 +4,9 @@ read and write, compile-time constants, and the IR nodes they emit."""
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import torch
 from torch.export import ExportedProgram
@@ -134,29 +135,39 @@ class Emitter:
         chain = self.lowered.instructions if self._chain is None else self._chain
         chain.append(ir_node)
 
+    @contextmanager
+    def new_chain(self) -> Iterator[int]:
+        """Inside the block, `emit` appends to a new instruction chain (a branch
+        or loop body a control-flow node names); yields the chain's IR index."""
+        chain: list = []
+        self.lowered.sub_chains.append(chain)
+        outer, self._chain = self._chain, chain
+        try:
+            yield len(self.lowered.sub_chains)  # chain 0 is the main chain
+        finally:
+            self._chain = outer
+
+    def lower_inline(self, module: torch.fx.GraphModule, inputs: Sequence) -> list:
+        """Lowers the graph of `module` (a control-flow sub-graph) into the
+        current chain, its placeholders bound to the slots `inputs`; returns the
+        slots of its results. A loop body built around a sub-graph uses this."""
+        placeholders = [n for n in module.graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(inputs):
+            raise Unsupported(f"sub-graph takes {len(placeholders)} inputs, got {len(inputs)}")
+        for node, slot in zip(placeholders, inputs):
+            self.bind(node, slot)
+        return self._lower_sub_graph(module)
+
     def lower_sub_chain(self, module: torch.fx.GraphModule, inputs: Sequence, outputs=None):
         """Lowers the graph of `module` (a control-flow branch or loop body) into
         a new instruction chain, its placeholders bound to the slots `inputs`.
         Returns the chain's IR index and the slots of its results; with
         `outputs` (slots, one per result) the chain ends by copying its results
-        into them, all read before any is written (a loop body may permute its
-        state)."""
-        graph = module.graph
-        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
-        if len(placeholders) != len(inputs):
-            raise Unsupported(f"sub-graph takes {len(placeholders)} inputs, got {len(inputs)}")
-        chain: list = []
-        self.lowered.sub_chains.append(chain)
-        index = len(self.lowered.sub_chains)  # chain 0 is the main chain
-        outer, self._chain = self._chain, chain
-        try:
-            for node, slot in zip(placeholders, inputs):
-                self.bind(node, slot)
-            results = self._lower_sub_graph(module)
+        into them (`copy_results`)."""
+        with self.new_chain() as index:
+            results = self.lower_inline(module, inputs)
             if outputs is not None:
-                self._copy_results(results, outputs)
-        finally:
-            self._chain = outer
+                self.copy_results(results, outputs)
         return index, results
 
     def _lower_sub_graph(self, module: torch.fx.GraphModule) -> list:
@@ -183,7 +194,9 @@ class Emitter:
             raise Unsupported(f"get_attr {node.target} is not a tensor")
         return self.computed_constant(lambda: tensor, tensor.dtype, tuple(tensor.shape))
 
-    def _copy_results(self, results: list, outputs: Sequence) -> None:
+    def copy_results(self, results: list, outputs: Sequence) -> None:
+        """Copies the slots `results` into `outputs`, all read before any is
+        written (a loop body may permute its state)."""
         if len(results) != len(outputs):
             raise Unsupported(f"sub-graph has {len(results)} results, expected {len(outputs)}")
         written = {id(o) for o in outputs}

@@ -1,5 +1,6 @@
 """Control flow: `torch.cond` and `while_loop` lowered to `CondNode` and
-`WhileNode`, their sub-graphs lowered into instruction chains of their own."""
+`WhileNode`, their sub-graphs lowered into instruction chains of their own;
+`scan` and `map` lowered to counted `WhileNode` loops."""
 
 from __future__ import annotations
 
@@ -59,6 +60,108 @@ def while_loop(b: Emitter, node: Node) -> None:
         )
     )
     b.bind(node, state)
+
+
+@HANDLERS.register([higher_order.scan])
+def scan(b: Emitter, node: Node) -> None:
+    """scan(combine, init, xs, additional_inputs): results are the final
+    carries, then the per-step outputs stacked on a new axis 0. (`reverse`
+    reaches here as flips of the xs and the stacked outputs, around the node.)"""
+    combine, init, xs, additional = node.args[:4]
+    inits = [b.tensor_slot(a) for a in init]
+    results = _result_slots(b, node)
+    _counted_loop(b, node, _sub_module(combine), inits, xs, additional, results)
+    b.bind(node, results)
+
+
+@HANDLERS.register([higher_order.map_impl])
+def map_impl(b: Emitter, node: Node) -> None:
+    """map_impl(body, xs, args): the body's results for each slice of the xs on
+    axis 0, stacked on a new axis 0."""
+    body, xs, args = node.args[:3]
+    results = _result_slots(b, node)
+    _counted_loop(b, node, _sub_module(body), [], xs, args, results)
+    b.bind(node, results)
+
+
+def _counted_loop(
+    b: Emitter,
+    node: Node,
+    module: GraphModule,
+    inits: list[TensorSlot],
+    xs: list,
+    additional: list,
+    results: list[TensorSlot],
+) -> None:
+    """A `WhileNode` over the state (step, carries..., stacked outputs...):
+    the cond chain tests step < length; the body chain takes element `step`
+    of each xs on axis 0, runs `module` on (carries..., elements...,
+    additional...), writes its per-step results into the stacked outputs at
+    `step` and increments the step. The stacked outputs start as zeros."""
+    xs_slots = [b.tensor_slot(a) for a in xs]
+    operands = [b.tensor_slot(a) for a in additional]
+    if not xs_slots:
+        raise Unsupported(f"{node.name}: no xs to iterate over")
+    lengths = [s.shape[0] if s.shape else None for s in xs_slots]
+    if not all(type(n) is int for n in lengths) or len(set(lengths)) != 1:
+        raise Unsupported(f"{node.name}: the xs' leading sizes {lengths} are not one static size")
+    length = lengths[0]
+    carries, stacked = results[: len(inits)], results[len(inits) :]
+    if [(s.dtype, tuple(s.shape)) for s in carries] != [(s.dtype, tuple(s.shape)) for s in inits]:
+        raise Unsupported(f"{node.name}: a carry changes dtype or shape")
+    if any(not s.shape or s.shape[0] != length for s in stacked):
+        raise Unsupported(f"{node.name}: an output is not stacked to the xs' length")
+
+    def int64_constant(value: int, shape: tuple) -> TensorSlot:
+        return b.computed_constant(
+            lambda: torch.full(shape, value, dtype=torch.int64), torch.int64, shape
+        )
+
+    step = b.temp(torch.int64, ())
+    start, limit, one = int64_constant(0, ()), int64_constant(length, ()), int64_constant(1, ())
+    state = [step, *carries, *stacked]
+    loop_inits = [start, *inits, *(b.full(0, s.dtype, s.shape) for s in stacked)]
+    pred = b.temp(torch.bool, ())
+    with b.new_chain() as cond_chain:
+        b.emit(ir.LessNode(a=step.tid, b=limit.tid, out=pred.tid))
+    with b.new_chain() as body_chain:
+        elements = []
+        for x in xs_slots:
+            element = b.temp(x.dtype, x.shape[1:])
+            b.emit(ir.TakeNode(x=x.tid, indices=step.tid, out=element.tid, axis=0))
+            elements.append(element)
+        outs = b.lower_inline(module, [*carries, *elements, *operands])
+        if len(outs) != len(state) - 1:
+            raise Unsupported(f"{node.name}: the sub-graph has {len(outs)} results")
+        at = b.temp(torch.int64, (1,))
+        b.emit(ir.ReshapeNode(x=step.tid, out=at.tid, shape=[ir.IntOrVid(literal=1)]))
+        written = []
+        for acc, y in zip(stacked, outs[len(carries) :]):
+            if not isinstance(y, TensorSlot) or (y.dtype, tuple(y.shape)) != (
+                acc.dtype,
+                tuple(acc.shape[1:]),
+            ):
+                raise Unsupported(f"{node.name}: a per-step result does not fit its stack")
+            row = b.temp(y.dtype, (1, *y.shape))
+            b.emit(ir.ExpandDimsNode(x=y.tid, out=row.tid, axes=[0]))
+            updated = b.temp(acc.dtype, acc.shape)
+            b.emit(
+                ir.IndexPutNode(x=acc.tid, indices=at.tid, values=row.tid, out=updated.tid, axis=0)
+            )
+            written.append(updated)
+        next_step = b.temp(torch.int64, ())
+        b.emit(ir.AddNode(a=step.tid, b=one.tid, out=next_step.tid))
+        b.copy_results([next_step, *outs[: len(carries)], *written], state)
+    b.emit(
+        ir.WhileNode(
+            inits=[s.tid for s in loop_inits],
+            outs=[s.tid for s in state],
+            cond_chain=cond_chain,
+            body_chain=body_chain,
+            pred_out=pred.tid,
+            operands=[s.tid for s in [*xs_slots, *operands, limit, one]],
+        )
+    )
 
 
 def _sub_module(attr: Node) -> GraphModule:

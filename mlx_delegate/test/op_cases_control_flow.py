@@ -1,16 +1,19 @@
 """Op tests of control flow: `torch.cond` (both branches taken across the
 configurations, nested, with parameters and several results) and
 `while_loop` (counted, data-dependent, permuting its state, with a
-loop-invariant input). Registered by importing this module (the last lines of
+loop-invariant input), `scan` (several carries and outputs, reversed, with an
+additional input) and `map`. Registered by importing this module (the last lines of
 op_cases.py)."""
 
 from __future__ import annotations
 
 import torch
 from torch import nn
+from torch._higher_order_ops.map import map as torch_map
+from torch._higher_order_ops.scan import scan
 from torch._higher_order_ops.while_loop import while_loop
 
-from .op_cases import C, M, T, case, f32, i64
+from .op_cases import LONG, C, M, T, case, f32, i64
 
 POSITIVE = T((3, 4), f32, 0.5, 2.0)
 NEGATIVE = T((3, 4), f32, -2.0, -0.5)
@@ -108,5 +111,90 @@ case(
         C("swapping_0", _swapping, T((2, 3)), T((2, 3)), T((), i64, values=0)),
         C("swapping_5", _swapping, T((2, 3)), T((2, 3)), T((), i64, values=5)),
         C("invariant_input", _with_invariant, T((3, 4)), T((4,))),
+    ],
+)
+
+
+def _cumulative_sum(xs):
+    """The running sum of the rows of `xs`: the final sum and every partial one."""
+
+    def combine(total, x):
+        total = total + x
+        return total, total.clone()
+
+    return scan(combine, torch.zeros_like(xs[0]), xs)
+
+
+def _two_carries(xs, ys):
+    """Two carries of different shapes read two xs; two per-step outputs, one of
+    them a 0-d tensor (stacked to 1-D)."""
+
+    def combine(carry, x):
+        (a, b), (xa, xb) = carry, x
+        return (a + xa, b * xb.sigmoid()), (a * 2, (b + xb).sum())
+
+    return scan(combine, (torch.zeros_like(xs[0]), torch.ones_like(ys[0])), (xs, ys))
+
+
+def _reverse(xs):
+    """From the last row to the first: each step sees the sum of the later rows."""
+
+    def combine(total, x):
+        return total + x, total * x
+
+    return scan(combine, torch.zeros_like(xs[0]), xs, reverse=True)
+
+
+def _scan_closure(xs, weight):
+    """The combine function reads a tensor from outside (an additional input)."""
+
+    def combine(h, x):
+        h = torch.tanh(h @ weight + x)
+        return h, h.clone()
+
+    return scan(combine, torch.zeros_like(xs[0]), xs)
+
+
+case(
+    "scan",
+    [
+        C("cumulative_sum", _cumulative_sum, T((5, 3))),
+        C("two_carries", _two_carries, T((4, 3)), T((4, 2))),
+        C("reverse", _reverse, T((6, 2, 3))),
+        C("additional_input", _scan_closure, T((5, 4)), T((4, 4))),
+        # A dynamic length is refused: the scan runs outside the delegate.
+        C(
+            "dynamic_length_outside",
+            _cumulative_sum,
+            T((5, 3)),
+            dynamic={0: {0: LONG}},
+            fallback=("scan",),
+        ),
+    ],
+)
+
+
+def _map_elementwise(xs):
+    return torch_map(lambda x: x.sin() * 2 + 1, xs)
+
+
+def _map_closure(xs, y):
+    """The mapped function reads `y` from outside (an additional input) and has two results."""
+    return torch_map(lambda x: (x @ y, (x * x).sum(0)), xs)
+
+
+case(
+    "map",
+    [
+        C("elementwise", _map_elementwise, T((4, 3))),
+        C("additional_input", _map_closure, T((3, 2, 4)), T((4, 5))),
+        C(
+            "dynamic_length_outside",
+            _map_elementwise,
+            T((4, 3)),
+            dynamic={0: {0: LONG}},
+            delegates=0,
+            fallback=("map_impl",),
+        ),
     ],
 )
