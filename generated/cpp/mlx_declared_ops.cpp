@@ -234,4 +234,12 @@ void exec_logical_xor(const LogicalXorNode& node, ExecutionState& state, StreamO
                    mlx::core::logical_xor(state.tensor(node.a), state.tensor(node.b), stream));
 }
 
+void exec_is_pos_inf(const IsPosInfNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::isposinf(state.tensor(node.x), stream));
+}
+
+void exec_is_neg_inf(const IsNegInfNode& node, ExecutionState& state, StreamOrDevice stream) {
+  state.set_tensor(node.out, mlx::core::isneginf(state.tensor(node.x), stream));
+}
+
 }  // namespace mlxd

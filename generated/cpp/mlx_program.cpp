@@ -252,6 +252,10 @@ const char* op_name(OpCode op) {
       return "Cond";
     case OpCode::WHILE:
       return "While";
+    case OpCode::IS_POS_INF:
+      return "IsPosInf";
+    case OpCode::IS_NEG_INF:
+      return "IsNegInf";
   }
   return "unknown";
 }
@@ -1994,6 +1998,32 @@ IsInfNode load_IsInfNode(const ::mlxd::ir::IsInfNode* fb) {
   return out;
 }
 
+IsPosInfNode load_IsPosInfNode(const ::mlxd::ir::IsPosInfNode* fb) {
+  IsPosInfNode out;
+  {
+    const auto* value = present(fb->x(), "IsPosInfNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "IsPosInfNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+IsNegInfNode load_IsNegInfNode(const ::mlxd::ir::IsNegInfNode* fb) {
+  IsNegInfNode out;
+  {
+    const auto* value = present(fb->x(), "IsNegInfNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "IsNegInfNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
 BitwiseNotNode load_BitwiseNotNode(const ::mlxd::ir::BitwiseNotNode* fb) {
   BitwiseNotNode out;
   {
@@ -2781,6 +2811,14 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::WHILE;
       out.node = load_WhileNode(present(fb->op_as_WhileNode(), "WhileNode"));
       break;
+    case ::mlxd::ir::OpNode_IsPosInfNode:
+      out.op = OpCode::IS_POS_INF;
+      out.node = load_IsPosInfNode(present(fb->op_as_IsPosInfNode(), "IsPosInfNode"));
+      break;
+    case ::mlxd::ir::OpNode_IsNegInfNode:
+      out.op = OpCode::IS_NEG_INF;
+      out.node = load_IsNegInfNode(present(fb->op_as_IsNegInfNode(), "IsNegInfNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -2953,6 +2991,8 @@ static void write_json(std::string& out, const TruncNode& value);
 static void write_json(std::string& out, const SquareNode& value);
 static void write_json(std::string& out, const IsNanNode& value);
 static void write_json(std::string& out, const IsInfNode& value);
+static void write_json(std::string& out, const IsPosInfNode& value);
+static void write_json(std::string& out, const IsNegInfNode& value);
 static void write_json(std::string& out, const BitwiseNotNode& value);
 static void write_json(std::string& out, const BitwiseAndNode& value);
 static void write_json(std::string& out, const BitwiseOrNode& value);
@@ -4228,6 +4268,24 @@ static void write_json(std::string& out, const IsNanNode& value) {
 }
 
 static void write_json(std::string& out, const IsInfNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+static void write_json(std::string& out, const IsPosInfNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+static void write_json(std::string& out, const IsNegInfNode& value) {
   out += '{';
   out += "\"x\":";
   write_json(out, value.x);

@@ -139,9 +139,11 @@ enum class OpCode : uint32_t {
   LOGICAL_XOR = 119,
   COND = 120,
   WHILE = 121,
+  IS_POS_INF = 122,
+  IS_NEG_INF = 123,
 };
 
-inline constexpr uint32_t kOpCount = 121;
+inline constexpr uint32_t kOpCount = 123;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -834,6 +836,16 @@ struct IsInfNode {
   Tid out;
 };
 
+struct IsPosInfNode {
+  Tid x;
+  Tid out;
+};
+
+struct IsNegInfNode {
+  Tid x;
+  Tid out;
+};
+
 struct BitwiseNotNode {
   Tid x;
   Tid out;
@@ -966,7 +978,8 @@ using NodeVariant = std::variant<
     ArcTanNode, ArcSinhNode, ArcCoshNode, ArcTanhNode, Log2Node, Log10Node, Log1pNode, Expm1Node,
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
-    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode>;
+    CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
+    IsPosInfNode, IsNegInfNode>;
 
 struct Instruction {
   OpCode op{};

@@ -352,6 +352,12 @@ struct IsNanNodeBuilder;
 struct IsInfNode;
 struct IsInfNodeBuilder;
 
+struct IsPosInfNode;
+struct IsPosInfNodeBuilder;
+
+struct IsNegInfNode;
+struct IsNegInfNodeBuilder;
+
 struct BitwiseNotNode;
 struct BitwiseNotNodeBuilder;
 
@@ -795,11 +801,13 @@ enum OpNode : uint8_t {
   OpNode_LogicalXorNode = 119,
   OpNode_CondNode = 120,
   OpNode_WhileNode = 121,
+  OpNode_IsPosInfNode = 122,
+  OpNode_IsNegInfNode = 123,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_WhileNode
+  OpNode_MAX = OpNode_IsNegInfNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[122] {
+inline const OpNode (&EnumValuesOpNode())[124] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -922,13 +930,15 @@ inline const OpNode (&EnumValuesOpNode())[122] {
     OpNode_UpsampleNode,
     OpNode_LogicalXorNode,
     OpNode_CondNode,
-    OpNode_WhileNode
+    OpNode_WhileNode,
+    OpNode_IsPosInfNode,
+    OpNode_IsNegInfNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[123] = {
+  static const char * const names[125] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1051,13 +1061,15 @@ inline const char * const *EnumNamesOpNode() {
     "LogicalXorNode",
     "CondNode",
     "WhileNode",
+    "IsPosInfNode",
+    "IsNegInfNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_WhileNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_IsNegInfNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1548,6 +1560,14 @@ template<> struct OpNodeTraits<mlxd::ir::CondNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::WhileNode> {
   static const OpNode enum_value = OpNode_WhileNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::IsPosInfNode> {
+  static const OpNode enum_value = OpNode_IsPosInfNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::IsNegInfNode> {
+  static const OpNode enum_value = OpNode_IsNegInfNode;
 };
 
 template <bool B = false>
@@ -9346,6 +9366,114 @@ inline ::flatbuffers::Offset<IsInfNode> CreateIsInfNode(
   return builder_.Finish();
 }
 
+struct IsPosInfNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef IsPosInfNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct IsPosInfNodeBuilder {
+  typedef IsPosInfNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(IsPosInfNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(IsPosInfNode::VT_OUT, out);
+  }
+  explicit IsPosInfNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<IsPosInfNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<IsPosInfNode>(end);
+    fbb_.Required(o, IsPosInfNode::VT_X);
+    fbb_.Required(o, IsPosInfNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<IsPosInfNode> CreateIsPosInfNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  IsPosInfNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+struct IsNegInfNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef IsNegInfNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct IsNegInfNodeBuilder {
+  typedef IsNegInfNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(IsNegInfNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(IsNegInfNode::VT_OUT, out);
+  }
+  explicit IsNegInfNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<IsNegInfNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<IsNegInfNode>(end);
+    fbb_.Required(o, IsNegInfNode::VT_X);
+    fbb_.Required(o, IsNegInfNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<IsNegInfNode> CreateIsNegInfNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  IsNegInfNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
 /// Bitwise ops on integers; on bool they are the logical ops.
 struct BitwiseNotNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef BitwiseNotNodeBuilder Builder;
@@ -11122,6 +11250,12 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::WhileNode *op_as_WhileNode() const {
     return op_type() == mlxd::ir::OpNode_WhileNode ? static_cast<const mlxd::ir::WhileNode *>(op()) : nullptr;
   }
+  const mlxd::ir::IsPosInfNode *op_as_IsPosInfNode() const {
+    return op_type() == mlxd::ir::OpNode_IsPosInfNode ? static_cast<const mlxd::ir::IsPosInfNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::IsNegInfNode *op_as_IsNegInfNode() const {
+    return op_type() == mlxd::ir::OpNode_IsNegInfNode ? static_cast<const mlxd::ir::IsNegInfNode *>(op()) : nullptr;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -11614,6 +11748,14 @@ template<> inline const mlxd::ir::CondNode *Instruction::op_as<mlxd::ir::CondNod
 
 template<> inline const mlxd::ir::WhileNode *Instruction::op_as<mlxd::ir::WhileNode>() const {
   return op_as_WhileNode();
+}
+
+template<> inline const mlxd::ir::IsPosInfNode *Instruction::op_as<mlxd::ir::IsPosInfNode>() const {
+  return op_as_IsPosInfNode();
+}
+
+template<> inline const mlxd::ir::IsNegInfNode *Instruction::op_as<mlxd::ir::IsNegInfNode>() const {
+  return op_as_IsNegInfNode();
 }
 
 struct InstructionBuilder {
@@ -12425,6 +12567,14 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_WhileNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::WhileNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_IsPosInfNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::IsPosInfNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_IsNegInfNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::IsNegInfNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

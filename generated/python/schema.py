@@ -1138,6 +1138,22 @@ class IsInfNode:
     out: Tid
 
 
+@_dataclasses.dataclass(kw_only=True)
+class IsPosInfNode:
+    """table mlxd.ir.IsPosInfNode"""
+
+    x: Tid
+    out: Tid
+
+
+@_dataclasses.dataclass(kw_only=True)
+class IsNegInfNode:
+    """table mlxd.ir.IsNegInfNode"""
+
+    x: Tid
+    out: Tid
+
+
 # Bitwise ops on integers; on bool they are the logical ops.
 @_dataclasses.dataclass(kw_only=True)
 class BitwiseNotNode:
@@ -1526,6 +1542,8 @@ OpNode = _typing.Union[
     LogicalXorNode,
     CondNode,
     WhileNode,
+    IsPosInfNode,
+    IsNegInfNode,
 ]
 
 
@@ -1654,6 +1672,8 @@ class OpNodeType(_enum.IntEnum):
     LogicalXorNode = 119
     CondNode = 120
     WhileNode = 121
+    IsPosInfNode = 122
+    IsNegInfNode = 123
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1779,6 +1799,8 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     LogicalXorNode: OpNodeType.LogicalXorNode,
     CondNode: OpNodeType.CondNode,
     WhileNode: OpNodeType.WhileNode,
+    IsPosInfNode: OpNodeType.IsPosInfNode,
+    IsNegInfNode: OpNodeType.IsNegInfNode,
 }
 
 
@@ -3635,6 +3657,32 @@ class Builders:
         builder.Slot(1)
         return builder.EndObject()
 
+    def build_IsPosInfNode(self, builder, obj):
+        """Write table mlxd.ir.IsPosInfNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.IsPosInfNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IsPosInfNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
+    def build_IsNegInfNode(self, builder, obj):
+        """Write table mlxd.ir.IsNegInfNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.IsNegInfNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.IsNegInfNode.out is required")
+        builder.StartObject(2)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        return builder.EndObject()
+
     def build_BitwiseNotNode(self, builder, obj):
         """Write table mlxd.ir.BitwiseNotNode; returns its offset."""
         if obj.x is None:
@@ -4318,6 +4366,12 @@ class Builders:
         if kind == 121:
             _check_member(value, WhileNode, "mlxd.ir.OpNode.WhileNode")
             return self.build_WhileNode(builder, value)
+        if kind == 122:
+            _check_member(value, IsPosInfNode, "mlxd.ir.OpNode.IsPosInfNode")
+            return self.build_IsPosInfNode(builder, value)
+        if kind == 123:
+            _check_member(value, IsNegInfNode, "mlxd.ir.OpNode.IsNegInfNode")
+            return self.build_IsNegInfNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

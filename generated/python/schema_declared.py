@@ -77,4 +77,6 @@ DECLARED_OPS: tuple[DeclaredOp, ...] = (
     DeclaredOp("ArcTan2Node", ("a", "b"), ("atan2.default",), "result", "elementwise"),
     DeclaredOp("LogAddExpNode", ("a", "b"), ("logaddexp.default",), "result", "elementwise"),
     DeclaredOp("LogicalXorNode", ("a", "b"), ("logical_xor.default",), "result", "elementwise"),
+    DeclaredOp("IsPosInfNode", ("x",), ("isposinf.default",), "input", "elementwise"),
+    DeclaredOp("IsNegInfNode", ("x",), ("isneginf.default",), "input", "elementwise"),
 )

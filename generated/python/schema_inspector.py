@@ -1273,6 +1273,24 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="operands", type="[Tid]", role="input", required=False),
         ),
     ),
+    122: OpInfo(
+        code=122,
+        name="IsPosInf",
+        table="IsPosInfNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    123: OpInfo(
+        code=123,
+        name="IsNegInf",
+        table="IsNegInfNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

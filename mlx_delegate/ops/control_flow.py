@@ -49,16 +49,7 @@ def while_loop(b: Emitter, node: Node) -> None:
     pred = b.temp(torch.bool, ())
     cond_chain, _ = b.lower_sub_chain(_sub_module(cond_graph), state + operands, [pred])
     body_chain, _ = b.lower_sub_chain(_sub_module(body_graph), state + operands, state)
-    b.emit(
-        ir.WhileNode(
-            inits=[s.tid for s in inits],
-            outs=[s.tid for s in state],
-            cond_chain=cond_chain,
-            body_chain=body_chain,
-            pred_out=pred.tid,
-            operands=[s.tid for s in operands],
-        )
-    )
+    _emit_while(b, inits, state, cond_chain, body_chain, pred, operands)
     b.bind(node, state)
 
 
@@ -152,14 +143,20 @@ def _counted_loop(
         next_step = b.temp(torch.int64, ())
         b.emit(ir.AddNode(a=step.tid, b=one.tid, out=next_step.tid))
         b.copy_results([next_step, *outs[: len(carries)], *written], state)
+    _emit_while(
+        b, loop_inits, state, cond_chain, body_chain, pred, [*xs_slots, *operands, limit, one]
+    )
+
+
+def _emit_while(b: Emitter, inits, state, cond_chain: int, body_chain: int, pred, operands) -> None:
     b.emit(
         ir.WhileNode(
-            inits=[s.tid for s in loop_inits],
+            inits=[s.tid for s in inits],
             outs=[s.tid for s in state],
             cond_chain=cond_chain,
             body_chain=body_chain,
             pred_out=pred.tid,
-            operands=[s.tid for s in [*xs_slots, *operands, limit, one]],
+            operands=[s.tid for s in operands],
         )
     )
 

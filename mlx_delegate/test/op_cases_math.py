@@ -98,7 +98,12 @@ case(
 
 _SPECIALS = T(values=((1.0, NAN, -INF), (INF, 0.0, -2.5)))
 
-for _name, _op in (("isnan", torch.isnan), ("isinf", torch.isinf)):
+for _name, _op in (
+    ("isnan", torch.isnan),
+    ("isinf", torch.isinf),
+    ("isposinf", torch.isposinf),
+    ("isneginf", torch.isneginf),
+):
     case(
         _name,
         [

@@ -89,6 +89,8 @@ CASES = {
     "aten::triu": (lambda x: torch.triu(x, 1).t().contiguous().view(-1), [(5, 5)], "Triu"),
     "aten::all": (lambda x: torch.all(x > 0).reshape(1), [(3, 4)], "All"),
     "aten::sum": (lambda x: torch.sum(x).reshape(1), [(3, 4)], "Sum"),
+    "aten::isposinf": (lambda x: torch.isposinf(x / 0).t().reshape(-1), [(3, 4)], "IsPosInf"),
+    "aten::isneginf": (lambda x: torch.isneginf(x / 0).t().reshape(-1), [(3, 4)], "IsNegInf"),
     "aten::max": (lambda x: torch.max(x).reshape(1), [(3, 4)], "Max"),
     "aten::min": (lambda x: torch.min(x).reshape(1), [(3, 4)], "Min"),
     "aten::all.dim": (lambda x: torch.all(x > -2, dim=1).t().reshape(-1), [(3, 4, 5)], "All"),

@@ -125,3 +125,5 @@ class OpNode(object):
     LogicalXorNode = 119
     CondNode = 120
     WhileNode = 121
+    IsPosInfNode = 122
+    IsNegInfNode = 123
