@@ -199,13 +199,13 @@ class Emitter:
         written (a loop body may permute its state)."""
         if len(results) != len(outputs):
             raise Unsupported(f"sub-graph has {len(results)} results, expected {len(outputs)}")
-        written = {id(o) for o in outputs}
+        written = set(outputs)
         # A result that is itself a slot being written is snapshotted first.
         sources = []
         for result in results:
             if not isinstance(result, TensorSlot):
                 raise Unsupported("sub-graph results must be tensors")
-            if id(result) in written:
+            if result in written:
                 snapshot = self.temp(result.dtype, result.shape)
                 self.emit(ir.CopyNode(x=result.tid, out=snapshot.tid))
                 result = snapshot

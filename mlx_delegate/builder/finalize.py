@@ -8,15 +8,14 @@ lifetimes are not visible in the main chain's order."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Iterable
 
 import torch
 
 from .._logging import debug
-from ..ir import inspector, schema as ir
+from ..ir import schema as ir
 from .emitter import LoweredProgram
-from .slots import SlotKind, TensorSlot, ValueSlot, ir_dtype
+from .slots import SlotKind, TensorSlot, ir_dtype, map_slots, node_slots
 
 
 def finalize(lowered: LoweredProgram):
@@ -67,20 +66,13 @@ def finalize(lowered: LoweredProgram):
 
 def _fresh(value: Any, tids: dict, vids: dict) -> Any:
     """A copy of IR `value` with every slot replaced by its numbered id."""
-    if isinstance(value, TensorSlot):
-        return ir.Tid(idx=tids[value])
-    if isinstance(value, ValueSlot):
-        return ir.Vid(idx=vids[value])
-    if isinstance(value, list):
-        return [_fresh(v, tids, vids) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return type(value)(
-            **{
-                f.name: _fresh(getattr(value, f.name), tids, vids)
-                for f in dataclasses.fields(value)
-            }
-        )
-    return value
+
+    def number(slot: Any) -> Any:
+        if isinstance(slot, TensorSlot):
+            return ir.Tid(idx=tids[slot])
+        return ir.Vid(idx=vids[slot])
+
+    return map_slots(value, number)
 
 
 def _meta(slot: TensorSlot):
@@ -159,15 +151,5 @@ def _sub_chain_temps(lowered: LoweredProgram) -> dict[TensorSlot, None]:
 
 
 def slots_of(ir_node: Any) -> Iterable[tuple[TensorSlot, str]]:
-    """(slot, role) for every tensor slot an IR node reads ("input") or writes
-    ("output"), from the schema's field roles."""
-    info = inspector.OPS_BY_TABLE[type(ir_node).__name__]
-    for f in info.fields:
-        if f.role == "literal":
-            continue
-        value = getattr(ir_node, f.name)
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, ir.TidOrVid):
-                item = item.tid
-            if isinstance(item, TensorSlot):
-                yield item, f.role
+    """(slot, role) for every tensor slot an IR node reads or writes."""
+    return ((slot, role) for slot, role in node_slots(ir_node) if isinstance(slot, TensorSlot))

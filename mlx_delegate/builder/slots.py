@@ -4,12 +4,12 @@ only when the finaliser builds the IR (`finalize.py`)."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, Callable, Iterator, Optional
 
 import torch
 
-from ..ir import TORCH_DTYPES, schema as ir
+from ..ir import TORCH_DTYPES, inspector, schema as ir
 
 
 class Unsupported(Exception):
@@ -71,3 +71,39 @@ def ir_dtype(dtype: torch.dtype):
 def tensor_bytes(tensor: torch.Tensor) -> bytes:
     data = tensor.detach().contiguous().cpu()
     return data.reshape(-1).view(torch.uint8).numpy().tobytes() if data.numel() else b""
+
+
+# ---- slots inside IR nodes ---------------------------------------------------
+
+
+def slots_in(value: Any) -> Iterator[Any]:
+    """Every tensor or value slot inside an IR value (a slot, a list, a struct)."""
+    if isinstance(value, (TensorSlot, ValueSlot)):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from slots_in(item)
+    elif is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            yield from slots_in(getattr(value, f.name))
+
+
+def map_slots(value: Any, replace: Callable[[Any], Any]) -> Any:
+    """A copy of IR `value` with every slot `s` in it replaced by `replace(s)`."""
+    if isinstance(value, (TensorSlot, ValueSlot)):
+        return replace(value)
+    if isinstance(value, list):
+        return [map_slots(v, replace) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return type(value)(
+            **{f.name: map_slots(getattr(value, f.name), replace) for f in fields(value)}
+        )
+    return value
+
+
+def node_slots(ir_node: Any) -> Iterator[tuple[Any, str]]:
+    """(slot, role) for every slot an IR node reads ("input") or writes
+    ("output"), from the schema's field roles."""
+    for f in inspector.OPS_BY_TABLE[type(ir_node).__name__].fields:
+        if f.role != "literal":
+            yield from ((slot, f.role) for slot in slots_in(getattr(ir_node, f.name)))

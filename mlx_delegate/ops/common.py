@@ -32,3 +32,10 @@ def overload(node: Node):
     if isinstance(target, torch._ops.OpOverload):
         return target
     return getattr(target, "_op", target)
+
+
+def aten_overload(name: str) -> torch._ops.OpOverload:
+    """`sin.default`, `aten::add.Tensor` (a registry key) or `aten::relu` ->
+    the torch.ops.aten overload."""
+    packet, _, overload_name = name.removeprefix("aten::").partition(".")
+    return getattr(getattr(torch.ops.aten, packet), overload_name or "default")

@@ -44,7 +44,7 @@ def while_loop(b: Emitter, node: Node) -> None:
     inits = [b.tensor_slot(a) for a in carried]
     operands = [b.tensor_slot(a) for a in additional]
     state = _result_slots(b, node)
-    if [(s.dtype, tuple(s.shape)) for s in state] != [(s.dtype, tuple(s.shape)) for s in inits]:
+    if not _same_layouts(state, inits):
         raise Unsupported("while_loop state changes dtype or shape")
     pred = b.temp(torch.bool, ())
     cond_chain, _ = b.lower_sub_chain(_sub_module(cond_graph), state + operands, [pred])
@@ -98,7 +98,7 @@ def _counted_loop(
         raise Unsupported(f"{node.name}: the xs' leading sizes {lengths} are not one static size")
     length = lengths[0]
     carries, stacked = results[: len(inits)], results[len(inits) :]
-    if [(s.dtype, tuple(s.shape)) for s in carries] != [(s.dtype, tuple(s.shape)) for s in inits]:
+    if not _same_layouts(carries, inits):
         raise Unsupported(f"{node.name}: a carry changes dtype or shape")
     if any(not s.shape or s.shape[0] != length for s in stacked):
         raise Unsupported(f"{node.name}: an output is not stacked to the xs' length")
@@ -159,6 +159,12 @@ def _emit_while(b: Emitter, inits, state, cond_chain: int, body_chain: int, pred
             operands=[s.tid for s in operands],
         )
     )
+
+
+def _same_layouts(slots: list[TensorSlot], others: list[TensorSlot]) -> bool:
+    """Pairwise the same dtype and shape (a loop state must keep both)."""
+    layout = lambda s: (s.dtype, tuple(s.shape))  # noqa: E731
+    return [layout(s) for s in slots] == [layout(s) for s in others]
 
 
 def _sub_module(attr: Node) -> GraphModule:

@@ -16,7 +16,7 @@ from ..builder import HandlerRegistry
 from ..builder.emitter import Emitter
 from ..ir import schema as ir
 from ..builder.slots import ir_dtype
-from .common import arg
+from .common import arg, aten_overload
 from .elementwise import compute_dtype
 
 DECLARED_OPS = declared().DECLARED_OPS
@@ -55,12 +55,6 @@ def _operands(op, b: Emitter, node: Node) -> list:
         "bool": lambda: torch.bool,
     }[op.operand_dtype]()
     return [b.operand(arg, dtype) for arg in args]
-
-
-def aten_overload(name: str):
-    """`sin.default` -> torch.ops.aten.sin.default."""
-    packet, overload_name = name.split(".")
-    return getattr(getattr(torch.ops.aten, packet), overload_name)
 
 
 HANDLERS = HandlerRegistry()

@@ -13,21 +13,17 @@ from ..builder import HandlerRegistry, TensorSlot
 from ..builder.emitter import Emitter
 from ..passes.reinplace import in_place_overload
 from . import declared, elementwise
+from .common import aten_overload
 
 HANDLERS = HandlerRegistry()
 
 # Their in-place forms store a truth value in the operand's dtype, which the
 # functional lowering (a bool result) does not.
+BOOL_RESULTS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or"}
+BOOL_RESULTS |= {"logical_xor", "logical_not"}
 # Export rewrites floor_divide as div.Tensor_mode before partitioning: neither
 # it nor an in-place form of it reaches a delegate (div_.Tensor_mode does).
 UNREACHED = {"floor_divide"}
-
-BOOL_RESULTS = {"eq", "ne", "lt", "le", "gt", "ge"} | {
-    "logical_and",
-    "logical_or",
-    "logical_xor",
-    "logical_not",
-}
 
 
 class _AsFunctional:
@@ -60,19 +56,12 @@ def in_place(functional_handler, functional: torch._ops.OpOverload):
     return lower
 
 
-def _aten_overload(key: str) -> torch._ops.OpOverload:
-    """`aten::add.Tensor` (a registry key) -> torch.ops.aten.add.Tensor."""
-    name = key.removeprefix("aten::")
-    packet, _, overload = name.partition(".")
-    return getattr(getattr(torch.ops.aten, packet), overload or "default")
-
-
 def _register_variants() -> None:
     for family in (elementwise, declared):
         for key, handler in family.HANDLERS.handlers().items():
             if not isinstance(key, str) or not key.startswith("aten::"):
                 continue
-            functional = _aten_overload(key)
+            functional = aten_overload(key)
             if functional.overloadpacket.__name__ in BOOL_RESULTS | UNREACHED:
                 continue
             variant = in_place_overload(functional)

@@ -3,70 +3,36 @@ passes share: replacing a slot by another in every later read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ...builder.slots import SlotKind, TensorSlot, ValueSlot
+from ...builder.slots import SlotKind, TensorSlot, map_slots, node_slots
 from ...ir import inspector
 
 
-def _field_infos(ir_node: Any):
-    return inspector.OPS_BY_TABLE[type(ir_node).__name__].fields
-
-
-def slots_in(value: Any) -> Iterator[Any]:
-    """Every tensor or value slot inside an IR value (a slot, a list, a struct)."""
-    if isinstance(value, (TensorSlot, ValueSlot)):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from slots_in(item)
-    elif is_dataclass(value) and not isinstance(value, type):
-        for f in fields(value):
-            yield from slots_in(getattr(value, f.name))
-
-
 def reads(ir_node: Any) -> list:
-    return [
-        s
-        for f in _field_infos(ir_node)
-        if f.role == "input"
-        for s in slots_in(getattr(ir_node, f.name))
-    ]
+    return [slot for slot, role in node_slots(ir_node) if role == "input"]
 
 
 def writes(ir_node: Any) -> list:
-    return [
-        s
-        for f in _field_infos(ir_node)
-        if f.role == "output"
-        for s in slots_in(getattr(ir_node, f.name))
-    ]
+    return [slot for slot, role in node_slots(ir_node) if role == "output"]
 
 
 def replace_reads(ir_node: Any, mapping: dict) -> None:
     """Makes `ir_node` read `mapping[s]` wherever it read slot `s`."""
-    for f in _field_infos(ir_node):
-        if f.role == "input":
-            setattr(ir_node, f.name, _replaced(getattr(ir_node, f.name), mapping))
+    _replace(ir_node, "input", mapping)
 
 
 def replace_writes(ir_node: Any, mapping: dict) -> None:
     """Makes `ir_node` write `mapping[s]` wherever it wrote slot `s`."""
-    for f in _field_infos(ir_node):
-        if f.role == "output":
-            setattr(ir_node, f.name, _replaced(getattr(ir_node, f.name), mapping))
+    _replace(ir_node, "output", mapping)
 
 
-def _replaced(value: Any, mapping: dict) -> Any:
-    if isinstance(value, (TensorSlot, ValueSlot)):
-        return mapping.get(value, value)
-    if isinstance(value, list):
-        return [_replaced(v, mapping) for v in value]
-    if is_dataclass(value) and not isinstance(value, type):
-        for f in fields(value):
-            setattr(value, f.name, _replaced(getattr(value, f.name), mapping))
-    return value
+def _replace(ir_node: Any, role: str, mapping: dict) -> None:
+    for f in inspector.OPS_BY_TABLE[type(ir_node).__name__].fields:
+        if f.role == role:
+            value = map_slots(getattr(ir_node, f.name), lambda s: mapping.get(s, s))
+            setattr(ir_node, f.name, value)
 
 
 @dataclass
