@@ -1,0 +1,92 @@
+"""python -m mlx_delegate.llm export|generate
+
+python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
+    [--quantize int4|int8] [--group-size N] [--max-seq-len N] -o model.pte
+python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
+    [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.llm")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    export = commands.add_parser("export", help="export a local checkpoint to a .pte")
+    export.add_argument("--model", type=Path, required=True, help="config.json + safetensors")
+    export.add_argument("--dtype", choices=("fp32", "bf16", "fp16"), default="fp32")
+    export.add_argument("--quantize", choices=("int4", "int8"), default=None)
+    export.add_argument("--group-size", type=int, default=32, choices=(32, 64, 128))
+    export.add_argument("--max-seq-len", type=int, default=256)
+    export.add_argument("-o", "--output", type=Path, required=True)
+
+    generate = commands.add_parser("generate", help="generate text from a .pte")
+    generate.add_argument("pte", type=Path)
+    generate.add_argument("--tokenizer", type=Path, required=True, help="has tokenizer.json")
+    generate.add_argument("--prompt", required=True)
+    generate.add_argument("--max-new-tokens", type=int, default=64)
+    generate.add_argument("--temperature", type=float, default=0.0, help="0: greedy")
+    generate.add_argument("--top-p", type=float, default=1.0)
+    generate.add_argument("--seed", type=int, default=0)
+    generate.add_argument("--device", default=None, help="cpu, gpu or gpu:N (default: the best)")
+    generate.add_argument("--ids", action="store_true", help="also print the generated token ids")
+    return parser
+
+
+def _export(args) -> int:
+    from .export import export_program
+
+    result = export_program(
+        args.model,
+        args.output,
+        dtype=args.dtype,
+        quantize=args.quantize,
+        group_size=args.group_size,
+        max_seq_len=args.max_seq_len,
+    )
+    print(
+        f"{result.path}: {result.size:,} bytes, {result.parameters:,} parameters, "
+        f"{result.delegates} MLX delegate(s)"
+        + (f", outside: {', '.join(result.ops_outside)}" if result.ops_outside else "")
+    )
+    return 0
+
+
+def _generate(args) -> int:
+    from .generate import Program, TextStream, Timings, generate_ids, load_tokenizer
+
+    tokenizer = load_tokenizer(args.tokenizer)
+    program = Program(args.pte, device=args.device)
+    prompt = tokenizer.encode(args.prompt).ids
+    stream = TextStream(lambda ids: tokenizer.decode(ids))
+    timings = Timings()
+    sys.stdout.write(args.prompt)
+    for token in generate_ids(
+        program,
+        prompt,
+        args.max_new_tokens,
+        temperature=args.temperature,
+        top_p=args.top_p,
+        seed=args.seed,
+        timings=timings,
+    ):
+        stream.add(token)
+    print()
+    if args.ids:
+        print("ids:", " ".join(map(str, stream.ids)))
+    print(timings.report())
+    return 0
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    return _export(args) if args.command == "export" else _generate(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Generate text from an exported `.pte` through ExecuTorch's Python runtime.
+
+Prefill runs the prompt in one call; each decode call passes the last token.
+Sampling happens in the program (see sampling.py): only the token id comes
+back, with a uniform random number per step drawn from a generator seeded by
+`seed`."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+import torch
+
+
+@dataclasses.dataclass
+class Timings:
+    prompt_tokens: int = 0
+    new_tokens: int = 0
+    first_token_s: float = 0.0  # time to first token: the prefill call
+    decode_s: float = 0.0  # all decode calls
+
+    @property
+    def prefill_tokens_per_s(self) -> float:
+        return self.prompt_tokens / self.first_token_s if self.first_token_s else 0.0
+
+    @property
+    def decode_tokens_per_s(self) -> float:
+        steps = self.new_tokens - 1  # the first new token came from prefill
+        return steps / self.decode_s if self.decode_s and steps > 0 else 0.0
+
+    def report(self) -> str:
+        return (
+            f"time to first token: {self.first_token_s * 1e3:.1f} ms\n"
+            f"prefill: {self.prompt_tokens} tokens, {self.prefill_tokens_per_s:.1f} tokens/s\n"
+            f"decode: {max(self.new_tokens - 1, 0)} tokens, "
+            f"{self.decode_tokens_per_s:.1f} tokens/s"
+        )
+
+
+class Program:
+    """A loaded `.pte` of `export.py`: its forward method and its metadata."""
+
+    def __init__(self, path: Path, device: Optional[str] = None):
+        from executorch.runtime import Runtime
+
+        from .. import runtime
+
+        if device is not None:
+            runtime.set_device(device)
+        self._program = Runtime.get().load_program(Path(path))
+        self.forward = self._program.load_method("forward")
+        self.max_seq_len = self._constant("get_max_seq_len")
+        self.vocab_size = self._constant("get_vocab_size")
+        self.eos_ids = set(self._constant("get_eos_ids", many=True)) - {-1}
+
+    def _constant(self, name: str, many: bool = False):
+        values = self._program.load_method(name).execute([])
+        return list(values) if many else values[0]
+
+    def step(self, tokens: list[int], pos: int, temperature: float, top_p: float, u: float) -> int:
+        out = self.forward.execute(
+            [
+                torch.tensor([tokens], dtype=torch.long),
+                torch.tensor([pos], dtype=torch.long),
+                torch.tensor([temperature], dtype=torch.float32),
+                torch.tensor([top_p], dtype=torch.float32),
+                torch.tensor([u], dtype=torch.float32),
+            ]
+        )
+        return int(out[0][0])
+
+
+def generate_ids(
+    program: Program,
+    prompt: list[int],
+    max_new_tokens: int,
+    temperature: float = 0.0,
+    top_p: float = 1.0,
+    seed: int = 0,
+    stop_at_eos: bool = True,
+    timings: Optional[Timings] = None,
+) -> Iterator[int]:
+    """Yields the new token ids one by one as they are generated."""
+    if not prompt:
+        raise ValueError("the prompt has no tokens")
+    budget = program.max_seq_len - len(prompt)
+    if budget < 1:
+        raise ValueError(
+            f"the prompt ({len(prompt)} tokens) fills the cache ({program.max_seq_len})"
+        )
+    rng = random.Random(seed)
+    timings = timings if timings is not None else Timings()
+    timings.prompt_tokens = len(prompt)
+    start = time.perf_counter()
+    token = program.step(prompt, 0, temperature, top_p, rng.random())
+    timings.first_token_s = time.perf_counter() - start
+    pos = len(prompt)
+    for produced in range(1, min(max_new_tokens, budget) + 1):
+        timings.new_tokens = produced
+        yield token
+        if produced == min(max_new_tokens, budget) or (stop_at_eos and token in program.eos_ids):
+            return
+        start = time.perf_counter()
+        token = program.step([token], pos, temperature, top_p, rng.random())
+        timings.decode_s += time.perf_counter() - start
+        pos += 1
+
+
+class TextStream:
+    """Prints decoded text as tokens arrive (decoding the whole sequence each
+    time, so multi-token characters come out whole)."""
+
+    def __init__(self, decode: Callable[[list[int]], str], out=sys.stdout):
+        self.decode, self.out, self.ids, self.shown = decode, out, [], ""
+
+    def add(self, token: int) -> None:
+        self.ids.append(token)
+        text = self.decode(self.ids)
+        if text.endswith("\ufffd"):  # an incomplete UTF-8 sequence: wait for the rest
+            return
+        self.out.write(text[len(self.shown) :])
+        self.out.flush()
+        self.shown = text
+
+
+def load_tokenizer(directory: Path):
+    from tokenizers import Tokenizer
+
+    path = Path(directory) / "tokenizer.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no tokenizer.json in the tokenizer directory")
+    return Tokenizer.from_file(str(path))

@@ -1,0 +1,130 @@
+"""Local checkpoints and tokenizers for tests and benchmarks (no model hub is
+reachable): random weights written with `save_pretrained`, a byte-level BPE
+tokenizer trained with `tokenizers`.
+
+    python -m mlx_delegate.llm.tiny DIR [--family llama] [--size tiny|100m]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import torch
+
+SMALL = dict(
+    vocab_size=512,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    max_position_embeddings=256,
+    bos_token_id=1,
+    eos_token_id=2,
+)
+
+# ~100M parameters, llama-like (the benchmark's model).
+LLAMA_100M = dict(
+    SMALL,
+    vocab_size=8192,
+    hidden_size=768,
+    intermediate_size=2048,
+    num_hidden_layers=12,
+    num_attention_heads=12,
+    num_key_value_heads=4,
+    max_position_embeddings=2048,
+)
+
+
+def _family_config(family: str, base: dict):
+    import transformers as tf
+
+    b = dict(base)
+    if family == "llama":
+        return tf.LlamaConfig(**b)
+    if family == "mistral":
+        return tf.MistralConfig(**b, sliding_window=8)
+    if family == "qwen2":
+        return tf.Qwen2Config(**b, tie_word_embeddings=True)
+    if family == "qwen3":
+        return tf.Qwen3Config(**b, head_dim=32)
+    if family == "phi3":
+        return tf.Phi3Config(**b, partial_rotary_factor=0.5, pad_token_id=0)
+    if family == "gemma2":
+        return tf.Gemma2Config(
+            **b, head_dim=16, query_pre_attn_scalar=16, sliding_window=8,
+            attn_logit_softcapping=50.0, final_logit_softcapping=30.0,
+        )  # fmt: skip
+    if family == "gpt_neox":
+        b.pop("num_key_value_heads")
+        return tf.GPTNeoXConfig(**b, rotary_pct=0.25, use_parallel_residual=True)
+    if family == "gpt2":
+        return tf.GPT2Config(
+            vocab_size=b["vocab_size"], n_positions=b["max_position_embeddings"],
+            n_embd=b["hidden_size"], n_layer=b["num_hidden_layers"],
+            n_head=b["num_attention_heads"], bos_token_id=1, eos_token_id=2,
+        )  # fmt: skip
+    raise ValueError(f"unknown family {family!r}")
+
+
+def write_checkpoint(directory: Path, family: str = "llama", size: str = "tiny", seed: int = 0):
+    """Writes config.json + model.safetensors and returns the transformers model."""
+    from transformers import AutoModelForCausalLM
+
+    config = _family_config(family, LLAMA_100M if size == "100m" else SMALL)
+    if family == "gemma2":
+        config._attn_implementation = "eager"  # the only gemma2 attention that caps logits
+    torch.manual_seed(seed)
+    model = AutoModelForCausalLM.from_config(config).eval()
+    if size != "100m":
+        with torch.no_grad():  # sharper than the default init, so tokens vary
+            for p in model.parameters():
+                p.normal_(0.0, 0.3 if p.dim() > 1 else 0.1)
+                if p.dim() == 1 and p.numel() == config.hidden_size:
+                    p.add_(1.0)
+    model.save_pretrained(str(directory))
+    return model
+
+
+CORPUS = [
+    "the quick brown fox jumps over the lazy dog",
+    "an MLX delegate runs PyTorch programs through ExecuTorch",
+    "small models make fast tests, and random weights make odd stories",
+    "once upon a time there was a tiny language model that wanted to talk",
+] * 20
+
+
+def write_tokenizer(directory: Path, vocab_size: int = 512) -> None:
+    """A byte-level BPE tokenizer saved as tokenizer.json (bos 1, eos 2)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=["<pad>", "<s>", "</s>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tokenizer.train_from_iterator(CORPUS, trainer)
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    tokenizer.save(str(Path(directory) / "tokenizer.json"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.llm.tiny")
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--family", default="llama")
+    parser.add_argument("--size", choices=("tiny", "100m"), default="tiny")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    model = write_checkpoint(args.directory, args.family, args.size, args.seed)
+    write_tokenizer(args.directory, model.config.vocab_size)
+    params = sum(p.numel() for p in model.parameters())
+    print(f"{args.directory}: {args.family} checkpoint, {params:,} parameters, tokenizer.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
