@@ -45,6 +45,11 @@ set_target_properties(mlx_delegate PROPERTIES
 # --- mlxd-run ---------------------------------------------------------------
 option(MLXD_RUNNER_KERNELS
   "Link ExecuTorch's CPU operator kernels into mlxd-run (for ops left outside the delegate)" ON)
+add_library(mlxd_runner_common STATIC src/runner/runner_common.cpp)
+target_compile_options(mlxd_runner_common PRIVATE ${MLXD_WARNINGS})
+target_link_libraries(mlxd_runner_common PUBLIC mlx_delegate executorch::runtime)
+set_target_properties(mlxd_runner_common PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
 add_executable(mlxd-run
   src/runner/mlxd_run.cpp
   src/runner/tensor_bin.cpp)
@@ -53,11 +58,21 @@ target_include_directories(mlxd-run PRIVATE
 target_compile_options(mlxd-run PRIVATE ${MLXD_WARNINGS})
 # The runner calls into libmlx_delegate.so (mlxd_delegate_registered), so the
 # library and its static registration are always linked in.
-target_link_libraries(mlxd-run PRIVATE mlx_delegate executorch::runtime)
+target_link_libraries(mlxd-run PRIVATE mlxd_runner_common)
 if(MLXD_RUNNER_KERNELS AND TARGET executorch::kernels_optimized)
   target_link_libraries(mlxd-run PRIVATE executorch::kernels_optimized)
   message(STATUS "mlx-delegate: mlxd-run links executorch::kernels_optimized")
 endif()
 set_target_properties(mlxd-run PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")
+
+# --- mlxd-generate ----------------------------------------------------------
+# Token generation from a .pte of `python -m mlx_delegate.llm export`; the whole
+# program runs in the delegate, so no CPU kernels are linked.
+add_executable(mlxd-generate src/runner/mlxd_generate.cpp)
+target_compile_options(mlxd-generate PRIVATE ${MLXD_WARNINGS})
+target_link_libraries(mlxd-generate PRIVATE mlxd_runner_common)
+set_target_properties(mlxd-generate PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
   BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")

@@ -9,8 +9,6 @@
 // Exit status: 0 on success, 1 on a failed load or run, 2 on a usage error.
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor.h>
-#include <executorch/runtime/backend/backend_options_map.h>
-#include <executorch/runtime/backend/options.h>
 #include <executorch/runtime/platform/runtime.h>
 
 #include <algorithm>
@@ -24,16 +22,17 @@
 #include <vector>
 
 #include "dtype_map.h"
+#include "runner_common.h"
 #include "tensor_bin.h"
 
 extern "C" int mlxd_delegate_registered(void);
-extern "C" const char* mlxd_delegate_backend_id(void);
 
 namespace et = executorch::runtime;
 namespace ext = executorch::extension;
 using mlxd::DType;
 using mlxd::runner::BinTensor;
 using mlxd::runner::EntryKind;
+using mlxd::runner::fail;
 
 namespace {
 
@@ -118,55 +117,6 @@ Options parse_args(int argc, char** argv) {
   if (o.inputs.empty()) usage_error("--inputs is required");
   if (o.outputs.empty()) usage_error("--outputs is required");
   return o;
-}
-
-const char* error_name(et::Error e) {
-  switch (e) {
-    case et::Error::Ok:
-      return "Ok";
-    case et::Error::Internal:
-      return "Internal";
-    case et::Error::InvalidState:
-      return "InvalidState";
-    case et::Error::EndOfMethod:
-      return "EndOfMethod";
-    case et::Error::NotSupported:
-      return "NotSupported";
-    case et::Error::NotImplemented:
-      return "NotImplemented";
-    case et::Error::InvalidArgument:
-      return "InvalidArgument";
-    case et::Error::InvalidType:
-      return "InvalidType";
-    case et::Error::OperatorMissing:
-      return "OperatorMissing";
-    case et::Error::NotFound:
-      return "NotFound";
-    case et::Error::MemoryAllocationFailed:
-      return "MemoryAllocationFailed";
-    case et::Error::AccessFailed:
-      return "AccessFailed";
-    case et::Error::InvalidProgram:
-      return "InvalidProgram";
-    case et::Error::InvalidExternalData:
-      return "InvalidExternalData";
-    case et::Error::OutOfResources:
-      return "OutOfResources";
-    case et::Error::DelegateInvalidCompatibility:
-      return "DelegateInvalidCompatibility";
-    case et::Error::DelegateMemoryAllocationFailed:
-      return "DelegateMemoryAllocationFailed";
-    case et::Error::DelegateInvalidHandle:
-      return "DelegateInvalidHandle";
-    default:
-      return "error";
-  }
-}
-
-std::string fail(const std::string& what, et::Error e) {
-  char code[16];
-  std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned>(e));
-  return what + ": " + error_name(e) + " (" + code + ")";
 }
 
 // The EValue for one input, checked against the method's declared input.
@@ -284,24 +234,8 @@ int run(const Options& o) {
   et::Error err = module->load();
   if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + o.model, err));
 
-  // --device travels as the load-time runtime spec "device" of our backend.
-  et::BackendOption device_option;
-  et::LoadBackendOptionsMap backend_options;
-  if (!o.device.empty()) {
-    std::snprintf(device_option.key, sizeof device_option.key, "%s", "device");
-    std::array<char, et::kMaxOptionValueLength> value{};
-    std::snprintf(value.data(), value.size(), "%s", o.device.c_str());
-    device_option.value = value;
-    err = backend_options.set_options(mlxd_delegate_backend_id(),
-                                      et::Span<et::BackendOption>(&device_option, 1));
-    if (err != et::Error::Ok) throw std::runtime_error(fail("setting the device option", err));
-  }
   auto t0 = std::chrono::steady_clock::now();
-  err = module->load_method(o.method, nullptr, nullptr,
-                            o.device.empty() ? nullptr : &backend_options);
-  if (err != et::Error::Ok) {
-    throw std::runtime_error(fail("loading method '" + o.method + "' of " + o.model, err));
-  }
+  mlxd::runner::load_method(*module, o.method, o.device, o.model);
   double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto meta = module->method_meta(o.method);

@@ -104,3 +104,37 @@ def test_prompt_longer_than_the_cache_is_refused(llama):
     program = Program(llama[2], device="cpu")
     with pytest.raises(ValueError, match="fills the cache"):
         next(generate_ids(program, [5] * 128, 4))
+
+
+def test_mlxd_generate_matches_transformers_generate(llama):
+    """The C++ generator (no Python in its process) gives the same greedy
+    tokens, from token ids (it has no tokenizer)."""
+    build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
+    exe = build / "mlxd-generate"
+    assert exe.is_file(), f"{exe} was not built (make runtime)"
+    directory, model, pte = llama
+    prompt = _prompt_ids(directory)
+    done = subprocess.run(
+        [str(exe), str(pte), "--prompt-ids", " ".join(map(str, prompt)), "--device", "cpu",
+         "--max-new-tokens", str(NEW_TOKENS)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    with torch.no_grad():
+        theirs = model.generate(torch.tensor([prompt]), do_sample=False, max_new_tokens=NEW_TOKENS)
+    assert _generated_ids(done.stdout) == theirs[0, len(prompt) :].tolist()
+    assert "decode: 63 tokens" in done.stdout
+
+
+def test_mlxd_generate_refuses_bad_input(llama):
+    build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
+    pte = llama[2]
+    run = lambda *a: subprocess.run(
+        [str(build / "mlxd-generate"), *a], capture_output=True, text=True
+    )
+    usage = run(str(pte), "--prompt-ids", "1 x")
+    assert usage.returncode == 2 and "'x' is not a token id" in usage.stderr
+    too_long = run(str(pte), "--prompt-ids", " ".join(["5"] * 128), "--device", "cpu")
+    assert too_long.returncode == 1 and "fills the cache (128)" in too_long.stderr
+    not_a_program = run(str(llama[0] / "config.json"), "--prompt-ids", "1")
+    assert not_a_program.returncode == 1 and "mlxd-generate: loading" in not_a_program.stderr

@@ -1,0 +1,231 @@
+// mlxd-generate: generates tokens from a .pte of `python -m mlx_delegate.llm
+// export` through ExecuTorch's Module API, without Python or torch, so a GPU
+// machine needs no ExecuTorch Python.
+//
+//   mlxd-generate MODEL.pte --prompt-ids "1 72 9" [--max-new-tokens N]
+//                 [--temperature T] [--top-p P] [--seed S] [--device D] [--ignore-eos]
+//
+// Token ids in and out: pytorch-tokenizers' C++ library cannot be built here
+// (its pip package ships headers and a Python extension, no sources), so the
+// caller tokenizes. Prints "ids: ..." as tokens arrive, then the timings.
+// Exit status: 0 on success, 1 on a failed load or run, 2 on a usage error.
+#include <executorch/extension/module/module.h>
+#include <executorch/extension/tensor/tensor.h>
+#include <executorch/runtime/platform/runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runner_common.h"
+
+extern "C" int mlxd_delegate_registered(void);
+
+namespace et = executorch::runtime;
+namespace ext = executorch::extension;
+using mlxd::runner::fail;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mlxd-generate MODEL.pte --prompt-ids \"ID ID ...\" [--max-new-tokens N]\n"
+    "                     [--temperature T] [--top-p P] [--seed S] [--device D]\n"
+    "                     [--ignore-eos]\n"
+    "\n"
+    "Generates from a .pte of `python -m mlx_delegate.llm export` (sampling runs in\n"
+    "the program; temperature 0 is greedy). Prints the new token ids as they come,\n"
+    "then time to first token, prefill and decode tokens/s.\n";
+
+struct Options {
+  std::string model;
+  std::vector<int64_t> prompt;
+  std::string device;
+  int max_new_tokens = 64;
+  float temperature = 0.0f;
+  float top_p = 1.0f;
+  uint64_t seed = 0;
+  bool ignore_eos = false;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "mlxd-generate: %s\n\n%s", message.c_str(), kUsage);
+  std::exit(2);
+}
+
+double parse_number(const std::string& flag, const char* text, double min, double max) {
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || v < min || v > max) {
+    usage_error(flag + " takes a number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                "], got '" + text + "'");
+  }
+  return v;
+}
+
+std::vector<int64_t> parse_ids(const char* text) {
+  std::vector<int64_t> ids;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    long long v = std::strtoll(word.c_str(), &end, 10);
+    if (*end != '\0' || v < 0) usage_error("--prompt-ids: '" + word + "' is not a token id");
+    ids.push_back(v);
+  }
+  if (ids.empty()) usage_error("--prompt-ids has no token ids");
+  return ids;
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  bool have_prompt = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* flag) -> const char* {
+      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "--prompt-ids") {
+      o.prompt = parse_ids(value("--prompt-ids"));
+      have_prompt = true;
+    } else if (a == "--max-new-tokens") {
+      o.max_new_tokens = static_cast<int>(parse_number(a, value("--max-new-tokens"), 1, 1e6));
+    } else if (a == "--temperature") {
+      o.temperature = static_cast<float>(parse_number(a, value("--temperature"), 0, 100));
+    } else if (a == "--top-p") {
+      o.top_p = static_cast<float>(parse_number(a, value("--top-p"), 0, 1));
+    } else if (a == "--seed") {
+      o.seed = static_cast<uint64_t>(parse_number(a, value("--seed"), 0, 1e18));
+    } else if (a == "--device") {
+      o.device = value("--device");
+    } else if (a == "--ignore-eos") {
+      o.ignore_eos = true;
+    } else if (!a.empty() && a[0] == '-') {
+      usage_error("unknown option " + a);
+    } else if (o.model.empty()) {
+      o.model = a;
+    } else {
+      usage_error("more than one model given ('" + o.model + "', '" + a + "')");
+    }
+  }
+  if (o.model.empty()) usage_error("no model given");
+  if (!have_prompt) usage_error("--prompt-ids is required");
+  return o;
+}
+
+// The values a constant method of the export returns (metadata).
+std::vector<int64_t> constant_ints(ext::Module& module, const std::string& name) {
+  auto result = module.execute(name);
+  if (!result.ok()) throw std::runtime_error(fail("reading " + name, result.error()));
+  std::vector<int64_t> values;
+  for (const auto& v : result.get()) {
+    if (!v.isInt()) throw std::runtime_error(name + " does not return ints");
+    values.push_back(v.toInt());
+  }
+  if (values.empty()) throw std::runtime_error(name + " returns nothing");
+  return values;
+}
+
+class Program {
+ public:
+  Program(const Options& o) : module_(o.model, ext::Module::LoadMode::Mmap), options_(o) {
+    et::Error err = module_.load();
+    if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + o.model, err));
+    mlxd::runner::load_method(module_, "forward", o.device, o.model);
+    max_seq_len_ = constant_ints(module_, "get_max_seq_len")[0];
+    for (int64_t id : constant_ints(module_, "get_eos_ids")) {
+      if (id >= 0) eos_.insert(id);
+    }
+  }
+
+  int64_t max_seq_len() const { return max_seq_len_; }
+  bool is_eos(int64_t id) const { return eos_.count(id) != 0; }
+
+  // Runs `tokens` at cache position `pos`; returns the sampled next token.
+  int64_t step(std::vector<int64_t> tokens, int64_t pos, float uniform) {
+    auto sizes = std::vector<executorch::aten::SizesType>{
+        1, static_cast<executorch::aten::SizesType>(tokens.size())};
+    auto ids = ext::from_blob(tokens.data(), sizes, executorch::aten::ScalarType::Long);
+    auto position = ext::make_tensor_ptr(std::vector<int64_t>{pos});
+    auto temperature = ext::make_tensor_ptr(std::vector<float>{options_.temperature});
+    auto top_p = ext::make_tensor_ptr(std::vector<float>{options_.top_p});
+    auto u = ext::make_tensor_ptr(std::vector<float>{uniform});
+    auto result =
+        module_.execute("forward", {et::EValue(*ids), et::EValue(*position),
+                                    et::EValue(*temperature), et::EValue(*top_p), et::EValue(*u)});
+    if (!result.ok()) throw std::runtime_error(fail("running forward", result.error()));
+    const auto& out = result.get().at(0).toTensor();
+    return out.const_data_ptr<int64_t>()[0];
+  }
+
+ private:
+  ext::Module module_;
+  const Options& options_;
+  int64_t max_seq_len_ = 0;
+  std::set<int64_t> eos_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int run(const Options& o) {
+  et::runtime_init();
+  if (mlxd_delegate_registered() != 1) {
+    std::fprintf(stderr, "mlxd-generate: the MLX delegate backend is not registered\n");
+    return 1;
+  }
+  Program program(o);
+  int64_t prompt_len = static_cast<int64_t>(o.prompt.size());
+  if (prompt_len >= program.max_seq_len()) {
+    throw std::runtime_error("the prompt (" + std::to_string(prompt_len) +
+                             " tokens) fills the cache (" + std::to_string(program.max_seq_len()) +
+                             ")");
+  }
+  int64_t budget = std::min<int64_t>(o.max_new_tokens, program.max_seq_len() - prompt_len);
+  std::mt19937_64 rng(o.seed);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+
+  std::fputs("ids:", stdout);
+  auto start = std::chrono::steady_clock::now();
+  int64_t token = program.step(o.prompt, 0, uniform(rng));
+  double first_token_s = seconds_since(start);
+  double decode_s = 0.0;
+  int64_t produced = 1, pos = prompt_len;
+  for (;; ++produced, ++pos) {
+    std::printf(" %lld", static_cast<long long>(token));
+    std::fflush(stdout);
+    if (produced == budget || (!o.ignore_eos && program.is_eos(token))) break;
+    start = std::chrono::steady_clock::now();
+    token = program.step({token}, pos, uniform(rng));
+    decode_s += seconds_since(start);
+  }
+  std::printf("\ntime to first token: %.1f ms\n", first_token_s * 1e3);
+  std::printf("prefill: %lld tokens, %.1f tokens/s\n", static_cast<long long>(prompt_len),
+              prompt_len / first_token_s);
+  std::printf("decode: %lld tokens, %.1f tokens/s\n", static_cast<long long>(produced - 1),
+              produced > 1 ? (produced - 1) / decode_s : 0.0);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse_args(argc, argv);
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mlxd-generate: %s\n", e.what());
+    return 1;
+  }
+}

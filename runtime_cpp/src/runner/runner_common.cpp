@@ -1,0 +1,81 @@
+#include "runner_common.h"
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+
+extern "C" const char* mlxd_delegate_backend_id(void);
+
+namespace et = executorch::runtime;
+
+namespace mlxd::runner {
+
+const char* error_name(et::Error e) {
+  switch (e) {
+    case et::Error::Ok:
+      return "Ok";
+    case et::Error::Internal:
+      return "Internal";
+    case et::Error::InvalidState:
+      return "InvalidState";
+    case et::Error::EndOfMethod:
+      return "EndOfMethod";
+    case et::Error::NotSupported:
+      return "NotSupported";
+    case et::Error::NotImplemented:
+      return "NotImplemented";
+    case et::Error::InvalidArgument:
+      return "InvalidArgument";
+    case et::Error::InvalidType:
+      return "InvalidType";
+    case et::Error::OperatorMissing:
+      return "OperatorMissing";
+    case et::Error::NotFound:
+      return "NotFound";
+    case et::Error::MemoryAllocationFailed:
+      return "MemoryAllocationFailed";
+    case et::Error::AccessFailed:
+      return "AccessFailed";
+    case et::Error::InvalidProgram:
+      return "InvalidProgram";
+    case et::Error::InvalidExternalData:
+      return "InvalidExternalData";
+    case et::Error::OutOfResources:
+      return "OutOfResources";
+    case et::Error::DelegateInvalidCompatibility:
+      return "DelegateInvalidCompatibility";
+    case et::Error::DelegateMemoryAllocationFailed:
+      return "DelegateMemoryAllocationFailed";
+    case et::Error::DelegateInvalidHandle:
+      return "DelegateInvalidHandle";
+    default:
+      return "error";
+  }
+}
+
+std::string fail(const std::string& what, et::Error e) {
+  char code[16];
+  std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned>(e));
+  return what + ": " + error_name(e) + " (" + code + ")";
+}
+
+void load_method(executorch::extension::Module& module, const std::string& method,
+                 const std::string& device, const std::string& model) {
+  et::BackendOption device_option;
+  et::LoadBackendOptionsMap backend_options;
+  if (!device.empty()) {
+    std::snprintf(device_option.key, sizeof device_option.key, "%s", "device");
+    std::array<char, et::kMaxOptionValueLength> value{};
+    std::snprintf(value.data(), value.size(), "%s", device.c_str());
+    device_option.value = value;
+    et::Error err = backend_options.set_options(mlxd_delegate_backend_id(),
+                                                et::Span<et::BackendOption>(&device_option, 1));
+    if (err != et::Error::Ok) throw std::runtime_error(fail("setting the device option", err));
+  }
+  et::Error err =
+      module.load_method(method, nullptr, nullptr, device.empty() ? nullptr : &backend_options);
+  if (err != et::Error::Ok)
+    throw std::runtime_error(fail("loading method '" + method + "' of " + model, err));
+}
+
+}  // namespace mlxd::runner
