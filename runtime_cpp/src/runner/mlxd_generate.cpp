@@ -4,6 +4,7 @@
 //
 //   mlxd-generate MODEL.pte --prompt-ids "1 72 9" [--max-new-tokens N]
 //                 [--temperature T] [--top-p P] [--seed S] [--device D] [--ignore-eos]
+//                 [--warmup N]
 //
 // Token ids in and out: pytorch-tokenizers' C++ library cannot be built here
 // (its pip package ships headers and a Python extension, no sources), so the
@@ -37,11 +38,12 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlxd-generate MODEL.pte --prompt-ids \"ID ID ...\" [--max-new-tokens N]\n"
     "                     [--temperature T] [--top-p P] [--seed S] [--device D]\n"
-    "                     [--ignore-eos]\n"
+    "                     [--ignore-eos] [--warmup N]\n"
     "\n"
     "Generates from a .pte of `python -m mlx_delegate.llm export` (sampling runs in\n"
     "the program; temperature 0 is greedy). Prints the new token ids as they come,\n"
-    "then time to first token, prefill and decode tokens/s.\n";
+    "then time to first token, prefill and decode tokens/s. --warmup N runs N short\n"
+    "untimed generations first (kernels built, memory pooled).\n";
 
 struct Options {
   std::string model;
@@ -52,6 +54,7 @@ struct Options {
   float top_p = 1.0f;
   uint64_t seed = 0;
   bool ignore_eos = false;
+  int warmup = 0;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -108,6 +111,8 @@ Options parse_args(int argc, char** argv) {
       o.seed = static_cast<uint64_t>(parse_number(a, value("--seed"), 0, 1e18));
     } else if (a == "--device") {
       o.device = value("--device");
+    } else if (a == "--warmup") {
+      o.warmup = static_cast<int>(parse_number(a, value("--warmup"), 0, 1000));
     } else if (a == "--ignore-eos") {
       o.ignore_eos = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -195,6 +200,15 @@ int run(const Options& o) {
   int64_t budget = std::min<int64_t>(o.max_new_tokens, program.max_seq_len() - prompt_len);
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+
+  for (int i = 0; i < o.warmup; ++i) {
+    int64_t token = program.step(o.prompt, 0, uniform(rng));
+    for (int64_t pos = prompt_len; pos < std::min<int64_t>(prompt_len + 3, program.max_seq_len());
+         ++pos) {
+      token = program.step({token}, pos, uniform(rng));
+    }
+  }
+  rng.seed(o.seed);  // the timed generation samples as it would without warm-up
 
   std::fputs("ids:", stdout);
   auto start = std::chrono::steady_clock::now();
