@@ -1,0 +1,1 @@
+"""Exporting large language models to run on the MLX delegate."""
