@@ -131,3 +131,25 @@ def test_a_dequantized_weight_read_twice_is_dequantized_whole_once():
     assert _instructions(pte).count("Dequantize") == 1
     (got,) = _run(pte, x)
     torch.testing.assert_close(got, model(x), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "name, scheme, dtype",
+    [("llama", "int4", torch.float32), ("qwen2", "int8", torch.bfloat16)],  # qwen2: tied embeddings
+)
+def test_a_quantized_language_model_runs_every_projection_packed(name, scheme, dtype):
+    from mlx_delegate.test.models import all_models
+
+    case = all_models()[name]
+    model, inputs = case.build(dtype)
+    linears = sum(isinstance(m, nn.Linear) for m in model.modules())
+    quantize_weights(model, scheme, 32)
+    pte = _pte(model, *inputs)
+    ops = _instructions(pte)
+    assert ops.count("QuantizedLinear") == linears and "Linear" not in ops
+    assert ops[:4] == ["Take", "Take", "Take", "Dequantize"]
+    (got,) = _run(pte, *inputs)
+    with torch.no_grad():
+        want = model(*inputs)
+    rtol, atol = case.tolerance(dtype)
+    torch.testing.assert_close(got, want, rtol=rtol, atol=atol)
