@@ -254,6 +254,10 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_is_pos_inf(std::get<IsPosInfNode>(instruction.node), state, stream);
     case OpCode::IS_NEG_INF:
       return exec_is_neg_inf(std::get<IsNegInfNode>(instruction.node), state, stream);
+    case OpCode::QUANTIZED_LINEAR:
+      return exec_quantized_linear(std::get<QuantizedLinearNode>(instruction.node), state, stream);
+    case OpCode::DEQUANTIZE:
+      return exec_dequantize(std::get<DequantizeNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

@@ -140,6 +140,9 @@ void exec_cond(const CondNode& node, ExecutionState& state, StreamOrDevice strea
 void exec_while(const WhileNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_is_pos_inf(const IsPosInfNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_is_neg_inf(const IsNegInfNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_quantized_linear(const QuantizedLinearNode& node, ExecutionState& state,
+                           StreamOrDevice stream);
+void exec_dequantize(const DequantizeNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

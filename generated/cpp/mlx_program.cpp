@@ -256,6 +256,10 @@ const char* op_name(OpCode op) {
       return "IsPosInf";
     case OpCode::IS_NEG_INF:
       return "IsNegInf";
+    case OpCode::QUANTIZED_LINEAR:
+      return "QuantizedLinear";
+    case OpCode::DEQUANTIZE:
+      return "Dequantize";
   }
   return "unknown";
 }
@@ -1207,6 +1211,57 @@ MatmulNode load_MatmulNode(const ::mlxd::ir::MatmulNode* fb) {
     const auto* value = present(fb->out(), "MatmulNode.out");
     out.out = load_Tid(*value);
   }
+  return out;
+}
+
+QuantizedLinearNode load_QuantizedLinearNode(const ::mlxd::ir::QuantizedLinearNode* fb) {
+  QuantizedLinearNode out;
+  {
+    const auto* value = present(fb->x(), "QuantizedLinearNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->w(), "QuantizedLinearNode.w");
+    out.w = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->scales(), "QuantizedLinearNode.scales");
+    out.scales = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->biases(), "QuantizedLinearNode.biases");
+    out.biases = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "QuantizedLinearNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->bias()) out.bias = load_Tid(*value);
+  out.group_size = fb->group_size();
+  out.bits = fb->bits();
+  return out;
+}
+
+DequantizeNode load_DequantizeNode(const ::mlxd::ir::DequantizeNode* fb) {
+  DequantizeNode out;
+  {
+    const auto* value = present(fb->w(), "DequantizeNode.w");
+    out.w = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->scales(), "DequantizeNode.scales");
+    out.scales = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->biases(), "DequantizeNode.biases");
+    out.biases = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "DequantizeNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.group_size = fb->group_size();
+  out.bits = fb->bits();
   return out;
 }
 
@@ -2819,6 +2874,15 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::IS_NEG_INF;
       out.node = load_IsNegInfNode(present(fb->op_as_IsNegInfNode(), "IsNegInfNode"));
       break;
+    case ::mlxd::ir::OpNode_QuantizedLinearNode:
+      out.op = OpCode::QUANTIZED_LINEAR;
+      out.node =
+          load_QuantizedLinearNode(present(fb->op_as_QuantizedLinearNode(), "QuantizedLinearNode"));
+      break;
+    case ::mlxd::ir::OpNode_DequantizeNode:
+      out.op = OpCode::DEQUANTIZE;
+      out.node = load_DequantizeNode(present(fb->op_as_DequantizeNode(), "DequantizeNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -2942,6 +3006,8 @@ static void write_json(std::string& out, const LogSoftmaxNode& value);
 static void write_json(std::string& out, const LinearNode& value);
 static void write_json(std::string& out, const AddmmNode& value);
 static void write_json(std::string& out, const MatmulNode& value);
+static void write_json(std::string& out, const QuantizedLinearNode& value);
+static void write_json(std::string& out, const DequantizeNode& value);
 static void write_json(std::string& out, const LayerNormNode& value);
 static void write_json(std::string& out, const RmsNormNode& value);
 static void write_json(std::string& out, const ConvNode& value);
@@ -3700,6 +3766,44 @@ static void write_json(std::string& out, const MatmulNode& value) {
   write_json(out, value.b);
   out += ",\"out\":";
   write_json(out, value.out);
+  out += '}';
+}
+
+static void write_json(std::string& out, const QuantizedLinearNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"w\":";
+  write_json(out, value.w);
+  out += ",\"scales\":";
+  write_json(out, value.scales);
+  out += ",\"biases\":";
+  write_json(out, value.biases);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"bias\":";
+  write_json(out, value.bias);
+  out += ",\"group_size\":";
+  write_json(out, value.group_size);
+  out += ",\"bits\":";
+  write_json(out, value.bits);
+  out += '}';
+}
+
+static void write_json(std::string& out, const DequantizeNode& value) {
+  out += '{';
+  out += "\"w\":";
+  write_json(out, value.w);
+  out += ",\"scales\":";
+  write_json(out, value.scales);
+  out += ",\"biases\":";
+  write_json(out, value.biases);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"group_size\":";
+  write_json(out, value.group_size);
+  out += ",\"bits\":";
+  write_json(out, value.bits);
   out += '}';
 }
 

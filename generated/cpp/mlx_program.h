@@ -141,9 +141,11 @@ enum class OpCode : uint32_t {
   WHILE = 121,
   IS_POS_INF = 122,
   IS_NEG_INF = 123,
+  QUANTIZED_LINEAR = 124,
+  DEQUANTIZE = 125,
 };
 
-inline constexpr uint32_t kOpCount = 123;
+inline constexpr uint32_t kOpCount = 125;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -523,6 +525,26 @@ struct MatmulNode {
   Tid a;
   Tid b;
   Tid out;
+};
+
+struct QuantizedLinearNode {
+  Tid x;
+  Tid w;
+  Tid scales;
+  Tid biases;
+  Tid out;
+  std::optional<Tid> bias;
+  int32_t group_size{};
+  int32_t bits{};
+};
+
+struct DequantizeNode {
+  Tid w;
+  Tid scales;
+  Tid biases;
+  Tid out;
+  int32_t group_size{};
+  int32_t bits{};
 };
 
 struct LayerNormNode {
@@ -979,7 +1001,7 @@ using NodeVariant = std::variant<
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
     CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
-    IsPosInfNode, IsNegInfNode>;
+    IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode>;
 
 struct Instruction {
   OpCode op{};

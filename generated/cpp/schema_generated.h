@@ -205,6 +205,12 @@ struct AddmmNodeBuilder;
 struct MatmulNode;
 struct MatmulNodeBuilder;
 
+struct QuantizedLinearNode;
+struct QuantizedLinearNodeBuilder;
+
+struct DequantizeNode;
+struct DequantizeNodeBuilder;
+
 struct LayerNormNode;
 struct LayerNormNodeBuilder;
 
@@ -803,11 +809,13 @@ enum OpNode : uint8_t {
   OpNode_WhileNode = 121,
   OpNode_IsPosInfNode = 122,
   OpNode_IsNegInfNode = 123,
+  OpNode_QuantizedLinearNode = 124,
+  OpNode_DequantizeNode = 125,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_IsNegInfNode
+  OpNode_MAX = OpNode_DequantizeNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[124] {
+inline const OpNode (&EnumValuesOpNode())[126] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -932,13 +940,15 @@ inline const OpNode (&EnumValuesOpNode())[124] {
     OpNode_CondNode,
     OpNode_WhileNode,
     OpNode_IsPosInfNode,
-    OpNode_IsNegInfNode
+    OpNode_IsNegInfNode,
+    OpNode_QuantizedLinearNode,
+    OpNode_DequantizeNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[125] = {
+  static const char * const names[127] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1063,13 +1073,15 @@ inline const char * const *EnumNamesOpNode() {
     "WhileNode",
     "IsPosInfNode",
     "IsNegInfNode",
+    "QuantizedLinearNode",
+    "DequantizeNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_IsNegInfNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_DequantizeNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1568,6 +1580,14 @@ template<> struct OpNodeTraits<mlxd::ir::IsPosInfNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::IsNegInfNode> {
   static const OpNode enum_value = OpNode_IsNegInfNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::QuantizedLinearNode> {
+  static const OpNode enum_value = OpNode_QuantizedLinearNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::DequantizeNode> {
+  static const OpNode enum_value = OpNode_DequantizeNode;
 };
 
 template <bool B = false>
@@ -5775,6 +5795,227 @@ inline ::flatbuffers::Offset<MatmulNode> CreateMatmulNode(
   builder_.add_out(out);
   builder_.add_b(b);
   builder_.add_a(a);
+  return builder_.Finish();
+}
+
+/// MLX's affine quantization of a weight (rows, cols): `w` (rows, cols * bits / 32,
+/// uint32) holds unsigned `bits`-bit values q packed along the last axis, value k
+/// of a word in bits [k * bits, (k + 1) * bits); `scales` and `biases`
+/// (rows, cols / group_size) give each run of `group_size` values of a row its
+/// weight = scales * q + biases. bits: 4 or 8; group_size: 32, 64 or 128.
+/// out = x @ weight^T (+ bias)
+struct QuantizedLinearNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef QuantizedLinearNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_W = 6,
+    VT_SCALES = 8,
+    VT_BIASES = 10,
+    VT_OUT = 12,
+    VT_BIAS = 14,
+    VT_GROUP_SIZE = 16,
+    VT_BITS = 18
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *w() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_W);
+  }
+  const mlxd::ir::Tid *scales() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_SCALES);
+  }
+  const mlxd::ir::Tid *biases() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_BIASES);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  const mlxd::ir::Tid *bias() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_BIAS);
+  }
+  int32_t group_size() const {
+    return GetField<int32_t>(VT_GROUP_SIZE, 64);
+  }
+  int32_t bits() const {
+    return GetField<int32_t>(VT_BITS, 4);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_W, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_SCALES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_BIAS, 4) &&
+           VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
+           VerifyField<int32_t>(verifier, VT_BITS, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct QuantizedLinearNodeBuilder {
+  typedef QuantizedLinearNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_X, x);
+  }
+  void add_w(const mlxd::ir::Tid *w) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_W, w);
+  }
+  void add_scales(const mlxd::ir::Tid *scales) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_SCALES, scales);
+  }
+  void add_biases(const mlxd::ir::Tid *biases) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_BIASES, biases);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_OUT, out);
+  }
+  void add_bias(const mlxd::ir::Tid *bias) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_BIAS, bias);
+  }
+  void add_group_size(int32_t group_size) {
+    fbb_.AddElement<int32_t>(QuantizedLinearNode::VT_GROUP_SIZE, group_size, 64);
+  }
+  void add_bits(int32_t bits) {
+    fbb_.AddElement<int32_t>(QuantizedLinearNode::VT_BITS, bits, 4);
+  }
+  explicit QuantizedLinearNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<QuantizedLinearNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<QuantizedLinearNode>(end);
+    fbb_.Required(o, QuantizedLinearNode::VT_X);
+    fbb_.Required(o, QuantizedLinearNode::VT_W);
+    fbb_.Required(o, QuantizedLinearNode::VT_SCALES);
+    fbb_.Required(o, QuantizedLinearNode::VT_BIASES);
+    fbb_.Required(o, QuantizedLinearNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<QuantizedLinearNode> CreateQuantizedLinearNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *w = nullptr,
+    const mlxd::ir::Tid *scales = nullptr,
+    const mlxd::ir::Tid *biases = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const mlxd::ir::Tid *bias = nullptr,
+    int32_t group_size = 64,
+    int32_t bits = 4) {
+  QuantizedLinearNodeBuilder builder_(_fbb);
+  builder_.add_bits(bits);
+  builder_.add_group_size(group_size);
+  builder_.add_bias(bias);
+  builder_.add_out(out);
+  builder_.add_biases(biases);
+  builder_.add_scales(scales);
+  builder_.add_w(w);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+/// out = scales * q + biases, `w` packed as in QuantizedLinearNode; leading axes
+/// (rows taken from a quantized table) pass through.
+struct DequantizeNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef DequantizeNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_W = 4,
+    VT_SCALES = 6,
+    VT_BIASES = 8,
+    VT_OUT = 10,
+    VT_GROUP_SIZE = 12,
+    VT_BITS = 14
+  };
+  const mlxd::ir::Tid *w() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_W);
+  }
+  const mlxd::ir::Tid *scales() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_SCALES);
+  }
+  const mlxd::ir::Tid *biases() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_BIASES);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  int32_t group_size() const {
+    return GetField<int32_t>(VT_GROUP_SIZE, 64);
+  }
+  int32_t bits() const {
+    return GetField<int32_t>(VT_BITS, 4);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_W, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_SCALES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
+           VerifyField<int32_t>(verifier, VT_BITS, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct DequantizeNodeBuilder {
+  typedef DequantizeNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_w(const mlxd::ir::Tid *w) {
+    fbb_.AddStruct(DequantizeNode::VT_W, w);
+  }
+  void add_scales(const mlxd::ir::Tid *scales) {
+    fbb_.AddStruct(DequantizeNode::VT_SCALES, scales);
+  }
+  void add_biases(const mlxd::ir::Tid *biases) {
+    fbb_.AddStruct(DequantizeNode::VT_BIASES, biases);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(DequantizeNode::VT_OUT, out);
+  }
+  void add_group_size(int32_t group_size) {
+    fbb_.AddElement<int32_t>(DequantizeNode::VT_GROUP_SIZE, group_size, 64);
+  }
+  void add_bits(int32_t bits) {
+    fbb_.AddElement<int32_t>(DequantizeNode::VT_BITS, bits, 4);
+  }
+  explicit DequantizeNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<DequantizeNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<DequantizeNode>(end);
+    fbb_.Required(o, DequantizeNode::VT_W);
+    fbb_.Required(o, DequantizeNode::VT_SCALES);
+    fbb_.Required(o, DequantizeNode::VT_BIASES);
+    fbb_.Required(o, DequantizeNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<DequantizeNode> CreateDequantizeNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *w = nullptr,
+    const mlxd::ir::Tid *scales = nullptr,
+    const mlxd::ir::Tid *biases = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    int32_t group_size = 64,
+    int32_t bits = 4) {
+  DequantizeNodeBuilder builder_(_fbb);
+  builder_.add_bits(bits);
+  builder_.add_group_size(group_size);
+  builder_.add_out(out);
+  builder_.add_biases(biases);
+  builder_.add_scales(scales);
+  builder_.add_w(w);
   return builder_.Finish();
 }
 
@@ -11256,6 +11497,12 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::IsNegInfNode *op_as_IsNegInfNode() const {
     return op_type() == mlxd::ir::OpNode_IsNegInfNode ? static_cast<const mlxd::ir::IsNegInfNode *>(op()) : nullptr;
   }
+  const mlxd::ir::QuantizedLinearNode *op_as_QuantizedLinearNode() const {
+    return op_type() == mlxd::ir::OpNode_QuantizedLinearNode ? static_cast<const mlxd::ir::QuantizedLinearNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::DequantizeNode *op_as_DequantizeNode() const {
+    return op_type() == mlxd::ir::OpNode_DequantizeNode ? static_cast<const mlxd::ir::DequantizeNode *>(op()) : nullptr;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -11756,6 +12003,14 @@ template<> inline const mlxd::ir::IsPosInfNode *Instruction::op_as<mlxd::ir::IsP
 
 template<> inline const mlxd::ir::IsNegInfNode *Instruction::op_as<mlxd::ir::IsNegInfNode>() const {
   return op_as_IsNegInfNode();
+}
+
+template<> inline const mlxd::ir::QuantizedLinearNode *Instruction::op_as<mlxd::ir::QuantizedLinearNode>() const {
+  return op_as_QuantizedLinearNode();
+}
+
+template<> inline const mlxd::ir::DequantizeNode *Instruction::op_as<mlxd::ir::DequantizeNode>() const {
+  return op_as_DequantizeNode();
 }
 
 struct InstructionBuilder {
@@ -12575,6 +12830,14 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_IsNegInfNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::IsNegInfNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_QuantizedLinearNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::QuantizedLinearNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_DequantizeNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::DequantizeNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

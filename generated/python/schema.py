@@ -649,6 +649,40 @@ class MatmulNode:
     out: Tid
 
 
+# MLX's affine quantization of a weight (rows, cols): `w` (rows, cols * bits / 32,
+# uint32) holds unsigned `bits`-bit values q packed along the last axis, value k
+# of a word in bits [k * bits, (k + 1) * bits); `scales` and `biases`
+# (rows, cols / group_size) give each run of `group_size` values of a row its
+# weight = scales * q + biases. bits: 4 or 8; group_size: 32, 64 or 128.
+# out = x @ weight^T (+ bias)
+@_dataclasses.dataclass(kw_only=True)
+class QuantizedLinearNode:
+    """table mlxd.ir.QuantizedLinearNode"""
+
+    x: Tid
+    w: Tid
+    scales: Tid
+    biases: Tid
+    out: Tid
+    bias: Tid | None = None
+    group_size: int = 64
+    bits: int = 4
+
+
+# out = scales * q + biases, `w` packed as in QuantizedLinearNode; leading axes
+# (rows taken from a quantized table) pass through.
+@_dataclasses.dataclass(kw_only=True)
+class DequantizeNode:
+    """table mlxd.ir.DequantizeNode"""
+
+    w: Tid
+    scales: Tid
+    biases: Tid
+    out: Tid
+    group_size: int = 64
+    bits: int = 4
+
+
 # Normalizes over the last `num_axes` axes.
 @_dataclasses.dataclass(kw_only=True)
 class LayerNormNode:
@@ -1544,6 +1578,8 @@ OpNode = _typing.Union[
     WhileNode,
     IsPosInfNode,
     IsNegInfNode,
+    QuantizedLinearNode,
+    DequantizeNode,
 ]
 
 
@@ -1674,6 +1710,8 @@ class OpNodeType(_enum.IntEnum):
     WhileNode = 121
     IsPosInfNode = 122
     IsNegInfNode = 123
+    QuantizedLinearNode = 124
+    DequantizeNode = 125
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1801,6 +1839,8 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     WhileNode: OpNodeType.WhileNode,
     IsPosInfNode: OpNodeType.IsPosInfNode,
     IsNegInfNode: OpNodeType.IsNegInfNode,
+    QuantizedLinearNode: OpNodeType.QuantizedLinearNode,
+    DequantizeNode: OpNodeType.DequantizeNode,
 }
 
 
@@ -2815,6 +2855,59 @@ class Builders:
         builder.Slot(1)
         self.write_Tid(builder, obj.out)
         builder.Slot(2)
+        return builder.EndObject()
+
+    def build_QuantizedLinearNode(self, builder, obj):
+        """Write table mlxd.ir.QuantizedLinearNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.QuantizedLinearNode.x is required")
+        if obj.w is None:
+            raise ValueError("mlxd.ir.QuantizedLinearNode.w is required")
+        if obj.scales is None:
+            raise ValueError("mlxd.ir.QuantizedLinearNode.scales is required")
+        if obj.biases is None:
+            raise ValueError("mlxd.ir.QuantizedLinearNode.biases is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.QuantizedLinearNode.out is required")
+        builder.StartObject(8)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.w)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.scales)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.biases)
+        builder.Slot(3)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(4)
+        if obj.bias is not None:
+            self.write_Tid(builder, obj.bias)
+            builder.Slot(5)
+        builder.PrependInt32Slot(6, obj.group_size, 64)
+        builder.PrependInt32Slot(7, obj.bits, 4)
+        return builder.EndObject()
+
+    def build_DequantizeNode(self, builder, obj):
+        """Write table mlxd.ir.DequantizeNode; returns its offset."""
+        if obj.w is None:
+            raise ValueError("mlxd.ir.DequantizeNode.w is required")
+        if obj.scales is None:
+            raise ValueError("mlxd.ir.DequantizeNode.scales is required")
+        if obj.biases is None:
+            raise ValueError("mlxd.ir.DequantizeNode.biases is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.DequantizeNode.out is required")
+        builder.StartObject(6)
+        self.write_Tid(builder, obj.w)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.scales)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.biases)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        builder.PrependInt32Slot(4, obj.group_size, 64)
+        builder.PrependInt32Slot(5, obj.bits, 4)
         return builder.EndObject()
 
     def build_LayerNormNode(self, builder, obj):
@@ -4372,6 +4465,12 @@ class Builders:
         if kind == 123:
             _check_member(value, IsNegInfNode, "mlxd.ir.OpNode.IsNegInfNode")
             return self.build_IsNegInfNode(builder, value)
+        if kind == 124:
+            _check_member(value, QuantizedLinearNode, "mlxd.ir.OpNode.QuantizedLinearNode")
+            return self.build_QuantizedLinearNode(builder, value)
+        if kind == 125:
+            _check_member(value, DequantizeNode, "mlxd.ir.OpNode.DequantizeNode")
+            return self.build_DequantizeNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

@@ -1291,6 +1291,34 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="out", type="Tid", role="output", required=True),
         ),
     ),
+    124: OpInfo(
+        code=124,
+        name="QuantizedLinear",
+        table="QuantizedLinearNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="w", type="Tid", role="input", required=True),
+            FieldInfo(name="scales", type="Tid", role="input", required=True),
+            FieldInfo(name="biases", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="bias", type="Tid", role="input", required=False),
+            FieldInfo(name="group_size", type="int32", role="literal", required=False),
+            FieldInfo(name="bits", type="int32", role="literal", required=False),
+        ),
+    ),
+    125: OpInfo(
+        code=125,
+        name="Dequantize",
+        table="DequantizeNode",
+        fields=(
+            FieldInfo(name="w", type="Tid", role="input", required=True),
+            FieldInfo(name="scales", type="Tid", role="input", required=True),
+            FieldInfo(name="biases", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="group_size", type="int32", role="literal", required=False),
+            FieldInfo(name="bits", type="int32", role="literal", required=False),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

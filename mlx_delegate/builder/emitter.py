@@ -15,7 +15,15 @@ from torch.fx import Node
 from ..ir import schema as ir
 from .registry import HandlerRegistry
 from .signature import constant_of
-from .slots import SlotKind, TensorSlot, Unsupported, ValueSlot, ir_dtype, tensor_bytes
+from .slots import (
+    SlotKind,
+    TensorSlot,
+    Unsupported,
+    ValueSlot,
+    check_graph_dtype,
+    ir_dtype,
+    tensor_bytes,
+)
 
 
 @dataclass
@@ -50,6 +58,8 @@ class Emitter:
 
     def new_tensor(self, kind: SlotKind, dtype: torch.dtype, shape: tuple) -> TensorSlot:
         ir_dtype(dtype)  # unsupported dtypes fail here, at the handler that made them
+        if kind in (SlotKind.INPUT, SlotKind.OUTPUT, SlotKind.MUTABLE_BUFFER):
+            check_graph_dtype(dtype)
         slot = TensorSlot(kind, dtype, tuple(shape))
         self.lowered.tensor_slots.append(slot)
         return slot
@@ -67,6 +77,7 @@ class Emitter:
         value = self.val(node) if value is None else value
         if not isinstance(value, torch.Tensor):
             raise Unsupported(f"{node.name} does not produce a tensor")
+        check_graph_dtype(value.dtype)
         slot = self.temp(value.dtype, tuple(value.shape))
         self._slots[node] = slot
         return slot

@@ -52,20 +52,24 @@ class ValueSlot:
         return self
 
 
-# What the compiler lowers: every IR dtype but the wide unsigned ones, which
-# few PyTorch ops accept.
-TORCH_TO_DTYPE = {
-    dtype: ir.DType(code)
-    for code, dtype in TORCH_DTYPES.items()
-    if dtype not in (torch.uint16, torch.uint32, torch.uint64)
-}
+# Every IR dtype, for the slots the compiler makes (a quantized weight's
+# packed uint32 words, the rows taken from them). The tensors of a PyTorch
+# graph may not have the wide unsigned ones, which few PyTorch ops accept.
+IR_DTYPES = {dtype: ir.DType(code) for code, dtype in TORCH_DTYPES.items()}
+GRAPH_DTYPES = frozenset(IR_DTYPES) - {torch.uint16, torch.uint32, torch.uint64}
 
 
 def ir_dtype(dtype: torch.dtype):
     try:
-        return TORCH_TO_DTYPE[dtype]
+        return IR_DTYPES[dtype]
     except KeyError:
         raise Unsupported(f"dtype {dtype} has no MLX equivalent") from None
+
+
+def check_graph_dtype(dtype: torch.dtype) -> None:
+    """Unsupported unless a tensor of the PyTorch graph may have `dtype`."""
+    if dtype not in GRAPH_DTYPES:
+        raise Unsupported(f"dtype {dtype} is not lowered")
 
 
 def tensor_bytes(tensor: torch.Tensor) -> bytes:

@@ -18,6 +18,7 @@ FAMILY_NAMES = (
     "nn",
     "patterns",
     "pooling",
+    "quantized",
     "reductions",
     "shape",
     "values",

@@ -1,4 +1,4 @@
-// Matrix products, normalization, convolution, attention.
+// Matrix products (quantized ones too), normalization, convolution, attention.
 #include <cmath>
 
 #include "op_util.h"
@@ -21,6 +21,21 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
   } else {
     st.set_tensor(n.out, mx::matmul(x, wt, s));
   }
+}
+
+// The weight stays packed: MLX dequantizes it group by group inside the product.
+void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, StreamOrDevice s) {
+  mx::array y =
+      mx::quantized_matmul(st.tensor(n.x), st.tensor(n.w), st.tensor(n.scales), st.tensor(n.biases),
+                           /*transpose=*/true, n.group_size, n.bits, "affine", s);
+  if (n.bias) y = mx::add(y, st.tensor(*n.bias), s);
+  st.set_tensor(n.out, y);
+}
+
+void exec_dequantize(const DequantizeNode& n, ExecutionState& st, StreamOrDevice s) {
+  st.set_tensor(
+      n.out, mx::dequantize(st.tensor(n.w), st.tensor(n.scales), st.tensor(n.biases), n.group_size,
+                            n.bits, "affine", std::nullopt, std::nullopt, s));
 }
 
 void exec_addmm(const AddmmNode& n, ExecutionState& st, StreamOrDevice s) {

@@ -7,7 +7,7 @@ import pytest
 import torch
 from executorch.exir import to_edge
 
-from mlx_delegate.builder import ProgramBuilder
+from mlx_delegate.builder import ProgramBuilder, SlotKind
 from mlx_delegate.ops import default_registry
 from mlx_delegate.passes.lowered import (
     collapse_casts,
@@ -19,6 +19,7 @@ from mlx_delegate.passes.lowered import (
 )
 from mlx_delegate.passes.lowered.casts import widens
 from mlx_delegate.passes.lowered.listing import listing
+from mlx_delegate.test.op_cases_nn import with_stats
 
 
 class Fn(torch.nn.Module):
@@ -192,3 +193,16 @@ def test_write_buffers_in_place_keeps_the_copy_while_the_old_value_is_read():
     )
     assert "buf0 = CopyNode" in before
     assert before == after
+
+
+def test_remove_dead_code_drops_constants_no_instruction_reads():
+    """A batch norm folded into its convolution leaves the convolution's own
+    weight and bias and the statistics unread: they are not stored."""
+    model = with_stats(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)))
+    program = lowered(model, torch.randn(1, 3, 6, 6))
+    assert len(program.constants) > 2
+    remove_dead_code(program)
+    constants = [s for s in program.tensor_slots if s.kind == SlotKind.CONSTANT]
+    assert listing(program).startswith("out0 = ConvNode(x=in0, weight=c0, bias=c1")
+    assert len(constants) == 2
+    assert set(program.constants) == {s.name for s in constants}

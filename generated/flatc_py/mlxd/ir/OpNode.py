@@ -127,3 +127,5 @@ class OpNode(object):
     WhileNode = 121
     IsPosInfNode = 122
     IsNegInfNode = 123
+    QuantizedLinearNode = 124
+    DequantizeNode = 125
