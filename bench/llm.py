@@ -67,7 +67,7 @@ def write_checkpoint(work: Path, size: str, tiled: bool) -> Path:
     from mlx_delegate.llm import tiny
 
     directory = work / f"checkpoint-{size}{'-tiled' if tiled else ''}"
-    if not (directory / "config.json").is_file():
+    if not (directory / "tokenizer.json").is_file():  # written last
         model = tiny.write_checkpoint(directory, "llama", size=size, seed=0)
         if tiled:
             _tile_weights(model)
@@ -257,6 +257,7 @@ def prepare_gpu(args) -> None:
     checkpoint_dir = write_checkpoint(args.work, args.size, tiled=True)
     model = load_module(checkpoint_dir, args.max_seq_len, "fp32")
     bundle = {k: v.contiguous() for k, v in model.state_dict().items() if "cache" not in k}
+    bundle["inv_freq"] = model.inv_freq  # a buffer the state dict leaves out
     from safetensors.torch import save_file
 
     save_file(bundle, str(args.work / "weights.safetensors"))
@@ -313,9 +314,10 @@ def run_gpu(args) -> list[Row]:
 
 
 def _bundle_module(config: dict, weights: Path, args, dtype: str) -> DecoderLM:
-    from safetensors.torch import load_file
+    import mlx.core as mx  # the GPU machine has MLX, not necessarily safetensors
+    import numpy as np
 
-    state = load_file(str(weights))
+    state = {k: torch.from_numpy(np.array(v)) for k, v in mx.load(str(weights)).items()}
     scaling = config.pop("rope_scaling", 1.0)
     c = DecoderConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in config.items()})
     config["rope_scaling"] = scaling
