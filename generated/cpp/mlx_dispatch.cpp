@@ -254,6 +254,8 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_is_pos_inf(std::get<IsPosInfNode>(instruction.node), state, stream);
     case OpCode::IS_NEG_INF:
       return exec_is_neg_inf(std::get<IsNegInfNode>(instruction.node), state, stream);
+    case OpCode::ROPE:
+      return exec_rope(std::get<RopeNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

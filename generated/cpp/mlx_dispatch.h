@@ -140,6 +140,7 @@ void exec_cond(const CondNode& node, ExecutionState& state, StreamOrDevice strea
 void exec_while(const WhileNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_is_pos_inf(const IsPosInfNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_is_neg_inf(const IsNegInfNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_rope(const RopeNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

@@ -141,9 +141,10 @@ enum class OpCode : uint32_t {
   WHILE = 121,
   IS_POS_INF = 122,
   IS_NEG_INF = 123,
+  ROPE = 124,
 };
 
-inline constexpr uint32_t kOpCount = 123;
+inline constexpr uint32_t kOpCount = 124;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -566,6 +567,17 @@ struct ScaledDotProductAttentionNode {
   bool causal{};
 };
 
+struct RopeNode {
+  Tid x;
+  Tid out;
+  int32_t dims{};
+  bool traditional{};
+  float base{};
+  float scale{};
+  Tid offset;
+  std::optional<Tid> freqs;
+};
+
 struct ReshapeNode {
   Tid x;
   Tid out;
@@ -979,7 +991,7 @@ using NodeVariant = std::variant<
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
     CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
-    IsPosInfNode, IsNegInfNode>;
+    IsPosInfNode, IsNegInfNode, RopeNode>;
 
 struct Instruction {
   OpCode op{};

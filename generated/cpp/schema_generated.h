@@ -217,6 +217,9 @@ struct ConvNodeBuilder;
 struct ScaledDotProductAttentionNode;
 struct ScaledDotProductAttentionNodeBuilder;
 
+struct RopeNode;
+struct RopeNodeBuilder;
+
 struct ReshapeNode;
 struct ReshapeNodeBuilder;
 
@@ -803,11 +806,12 @@ enum OpNode : uint8_t {
   OpNode_WhileNode = 121,
   OpNode_IsPosInfNode = 122,
   OpNode_IsNegInfNode = 123,
+  OpNode_RopeNode = 124,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_IsNegInfNode
+  OpNode_MAX = OpNode_RopeNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[124] {
+inline const OpNode (&EnumValuesOpNode())[125] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -932,13 +936,14 @@ inline const OpNode (&EnumValuesOpNode())[124] {
     OpNode_CondNode,
     OpNode_WhileNode,
     OpNode_IsPosInfNode,
-    OpNode_IsNegInfNode
+    OpNode_IsNegInfNode,
+    OpNode_RopeNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[125] = {
+  static const char * const names[126] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1063,13 +1068,14 @@ inline const char * const *EnumNamesOpNode() {
     "WhileNode",
     "IsPosInfNode",
     "IsNegInfNode",
+    "RopeNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_IsNegInfNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_RopeNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1568,6 +1574,10 @@ template<> struct OpNodeTraits<mlxd::ir::IsPosInfNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::IsNegInfNode> {
   static const OpNode enum_value = OpNode_IsNegInfNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::RopeNode> {
+  static const OpNode enum_value = OpNode_RopeNode;
 };
 
 template <bool B = false>
@@ -6247,6 +6257,127 @@ inline ::flatbuffers::Offset<ScaledDotProductAttentionNode> CreateScaledDotProdu
   builder_.add_k(k);
   builder_.add_q(q);
   builder_.add_causal(causal);
+  return builder_.Finish();
+}
+
+/// Rotary position embedding (mlx::core::fast::rope) of the first `dims`
+/// features of x (..., T, D); the other D - dims pass through. Row t turns by
+/// the angles (offset + t) * scale / freqs[i]. `traditional` rotates the pairs
+/// (2i, 2i + 1), otherwise the pairs (i, i + dims / 2) (rotate_half). `freqs`
+/// (dims / 2, float32) are periods, 1 / inv_freq; without them the periods are
+/// base ** (2i / dims). `offset` is a 0-d integer tensor (a runtime position).
+struct RopeNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef RopeNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_DIMS = 8,
+    VT_TRADITIONAL = 10,
+    VT_BASE = 12,
+    VT_SCALE = 14,
+    VT_OFFSET = 16,
+    VT_FREQS = 18
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  int32_t dims() const {
+    return GetField<int32_t>(VT_DIMS, 0);
+  }
+  bool traditional() const {
+    return GetField<uint8_t>(VT_TRADITIONAL, 0) != 0;
+  }
+  float base() const {
+    return GetField<float>(VT_BASE, 10000.0f);
+  }
+  float scale() const {
+    return GetField<float>(VT_SCALE, 1.0f);
+  }
+  const mlxd::ir::Tid *offset() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OFFSET);
+  }
+  const mlxd::ir::Tid *freqs() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_FREQS);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_DIMS, 4) &&
+           VerifyField<uint8_t>(verifier, VT_TRADITIONAL, 1) &&
+           VerifyField<float>(verifier, VT_BASE, 4) &&
+           VerifyField<float>(verifier, VT_SCALE, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OFFSET, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_FREQS, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct RopeNodeBuilder {
+  typedef RopeNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(RopeNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(RopeNode::VT_OUT, out);
+  }
+  void add_dims(int32_t dims) {
+    fbb_.AddElement<int32_t>(RopeNode::VT_DIMS, dims, 0);
+  }
+  void add_traditional(bool traditional) {
+    fbb_.AddElement<uint8_t>(RopeNode::VT_TRADITIONAL, static_cast<uint8_t>(traditional), 0);
+  }
+  void add_base(float base) {
+    fbb_.AddElement<float>(RopeNode::VT_BASE, base, 10000.0f);
+  }
+  void add_scale(float scale) {
+    fbb_.AddElement<float>(RopeNode::VT_SCALE, scale, 1.0f);
+  }
+  void add_offset(const mlxd::ir::Tid *offset) {
+    fbb_.AddStruct(RopeNode::VT_OFFSET, offset);
+  }
+  void add_freqs(const mlxd::ir::Tid *freqs) {
+    fbb_.AddStruct(RopeNode::VT_FREQS, freqs);
+  }
+  explicit RopeNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<RopeNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<RopeNode>(end);
+    fbb_.Required(o, RopeNode::VT_X);
+    fbb_.Required(o, RopeNode::VT_OUT);
+    fbb_.Required(o, RopeNode::VT_OFFSET);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<RopeNode> CreateRopeNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    int32_t dims = 0,
+    bool traditional = false,
+    float base = 10000.0f,
+    float scale = 1.0f,
+    const mlxd::ir::Tid *offset = nullptr,
+    const mlxd::ir::Tid *freqs = nullptr) {
+  RopeNodeBuilder builder_(_fbb);
+  builder_.add_freqs(freqs);
+  builder_.add_offset(offset);
+  builder_.add_scale(scale);
+  builder_.add_base(base);
+  builder_.add_dims(dims);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  builder_.add_traditional(traditional);
   return builder_.Finish();
 }
 
@@ -11256,6 +11387,9 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::IsNegInfNode *op_as_IsNegInfNode() const {
     return op_type() == mlxd::ir::OpNode_IsNegInfNode ? static_cast<const mlxd::ir::IsNegInfNode *>(op()) : nullptr;
   }
+  const mlxd::ir::RopeNode *op_as_RopeNode() const {
+    return op_type() == mlxd::ir::OpNode_RopeNode ? static_cast<const mlxd::ir::RopeNode *>(op()) : nullptr;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -11756,6 +11890,10 @@ template<> inline const mlxd::ir::IsPosInfNode *Instruction::op_as<mlxd::ir::IsP
 
 template<> inline const mlxd::ir::IsNegInfNode *Instruction::op_as<mlxd::ir::IsNegInfNode>() const {
   return op_as_IsNegInfNode();
+}
+
+template<> inline const mlxd::ir::RopeNode *Instruction::op_as<mlxd::ir::RopeNode>() const {
+  return op_as_RopeNode();
 }
 
 struct InstructionBuilder {
@@ -12575,6 +12713,10 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_IsNegInfNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::IsNegInfNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_RopeNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::RopeNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

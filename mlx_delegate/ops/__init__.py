@@ -19,6 +19,7 @@ FAMILY_NAMES = (
     "patterns",
     "pooling",
     "reductions",
+    "rope",
     "shape",
     "values",
 )

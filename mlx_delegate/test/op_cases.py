@@ -1425,3 +1425,4 @@ from . import op_cases_math  # noqa: E402,F401
 from . import op_cases_nn  # noqa: E402,F401
 from . import op_cases_control_flow  # noqa: E402,F401
 from . import op_cases_inplace  # noqa: E402,F401
+from . import op_cases_rope  # noqa: E402,F401

@@ -127,3 +127,4 @@ class OpNode(object):
     WhileNode = 121
     IsPosInfNode = 122
     IsNegInfNode = 123
+    RopeNode = 124
