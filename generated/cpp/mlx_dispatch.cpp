@@ -258,6 +258,8 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_quantized_linear(std::get<QuantizedLinearNode>(instruction.node), state, stream);
     case OpCode::DEQUANTIZE:
       return exec_dequantize(std::get<DequantizeNode>(instruction.node), state, stream);
+    case OpCode::ROPE:
+      return exec_rope(std::get<RopeNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));

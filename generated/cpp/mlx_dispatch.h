@@ -143,6 +143,7 @@ void exec_is_neg_inf(const IsNegInfNode& node, ExecutionState& state, StreamOrDe
 void exec_quantized_linear(const QuantizedLinearNode& node, ExecutionState& state,
                            StreamOrDevice stream);
 void exec_dequantize(const DequantizeNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_rope(const RopeNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

@@ -260,6 +260,8 @@ const char* op_name(OpCode op) {
       return "QuantizedLinear";
     case OpCode::DEQUANTIZE:
       return "Dequantize";
+    case OpCode::ROPE:
+      return "Rope";
   }
   return "unknown";
 }
@@ -1357,6 +1359,28 @@ ScaledDotProductAttentionNode load_ScaledDotProductAttentionNode(
   if (const auto* value = fb->mask()) out.mask = load_Tid(*value);
   out.scale = fb->scale();
   out.causal = fb->causal();
+  return out;
+}
+
+RopeNode load_RopeNode(const ::mlxd::ir::RopeNode* fb) {
+  RopeNode out;
+  {
+    const auto* value = present(fb->x(), "RopeNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "RopeNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.dims = fb->dims();
+  out.traditional = fb->traditional();
+  out.base = fb->base();
+  out.scale = fb->scale();
+  {
+    const auto* value = present(fb->offset(), "RopeNode.offset");
+    out.offset = load_Tid(*value);
+  }
+  if (const auto* value = fb->freqs()) out.freqs = load_Tid(*value);
   return out;
 }
 
@@ -2883,6 +2907,10 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::DEQUANTIZE;
       out.node = load_DequantizeNode(present(fb->op_as_DequantizeNode(), "DequantizeNode"));
       break;
+    case ::mlxd::ir::OpNode_RopeNode:
+      out.op = OpCode::ROPE;
+      out.node = load_RopeNode(present(fb->op_as_RopeNode(), "RopeNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -3012,6 +3040,7 @@ static void write_json(std::string& out, const LayerNormNode& value);
 static void write_json(std::string& out, const RmsNormNode& value);
 static void write_json(std::string& out, const ConvNode& value);
 static void write_json(std::string& out, const ScaledDotProductAttentionNode& value);
+static void write_json(std::string& out, const RopeNode& value);
 static void write_json(std::string& out, const ReshapeNode& value);
 static void write_json(std::string& out, const TransposeNode& value);
 static void write_json(std::string& out, const ExpandDimsNode& value);
@@ -3882,6 +3911,27 @@ static void write_json(std::string& out, const ScaledDotProductAttentionNode& va
   write_json(out, value.scale);
   out += ",\"causal\":";
   write_json(out, value.causal);
+  out += '}';
+}
+
+static void write_json(std::string& out, const RopeNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"dims\":";
+  write_json(out, value.dims);
+  out += ",\"traditional\":";
+  write_json(out, value.traditional);
+  out += ",\"base\":";
+  write_json(out, value.base);
+  out += ",\"scale\":";
+  write_json(out, value.scale);
+  out += ",\"offset\":";
+  write_json(out, value.offset);
+  out += ",\"freqs\":";
+  write_json(out, value.freqs);
   out += '}';
 }
 

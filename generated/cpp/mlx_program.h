@@ -143,9 +143,10 @@ enum class OpCode : uint32_t {
   IS_NEG_INF = 123,
   QUANTIZED_LINEAR = 124,
   DEQUANTIZE = 125,
+  ROPE = 126,
 };
 
-inline constexpr uint32_t kOpCount = 125;
+inline constexpr uint32_t kOpCount = 126;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -588,6 +589,17 @@ struct ScaledDotProductAttentionNode {
   bool causal{};
 };
 
+struct RopeNode {
+  Tid x;
+  Tid out;
+  int32_t dims{};
+  bool traditional{};
+  float base{};
+  float scale{};
+  Tid offset;
+  std::optional<Tid> freqs;
+};
+
 struct ReshapeNode {
   Tid x;
   Tid out;
@@ -1001,7 +1013,7 @@ using NodeVariant = std::variant<
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
     CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
-    IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode>;
+    IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode, RopeNode>;
 
 struct Instruction {
   OpCode op{};

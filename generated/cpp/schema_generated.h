@@ -223,6 +223,9 @@ struct ConvNodeBuilder;
 struct ScaledDotProductAttentionNode;
 struct ScaledDotProductAttentionNodeBuilder;
 
+struct RopeNode;
+struct RopeNodeBuilder;
+
 struct ReshapeNode;
 struct ReshapeNodeBuilder;
 
@@ -811,11 +814,12 @@ enum OpNode : uint8_t {
   OpNode_IsNegInfNode = 123,
   OpNode_QuantizedLinearNode = 124,
   OpNode_DequantizeNode = 125,
+  OpNode_RopeNode = 126,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_DequantizeNode
+  OpNode_MAX = OpNode_RopeNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[126] {
+inline const OpNode (&EnumValuesOpNode())[127] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -942,13 +946,14 @@ inline const OpNode (&EnumValuesOpNode())[126] {
     OpNode_IsPosInfNode,
     OpNode_IsNegInfNode,
     OpNode_QuantizedLinearNode,
-    OpNode_DequantizeNode
+    OpNode_DequantizeNode,
+    OpNode_RopeNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[127] = {
+  static const char * const names[128] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1075,13 +1080,14 @@ inline const char * const *EnumNamesOpNode() {
     "IsNegInfNode",
     "QuantizedLinearNode",
     "DequantizeNode",
+    "RopeNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_DequantizeNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_RopeNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1588,6 +1594,10 @@ template<> struct OpNodeTraits<mlxd::ir::QuantizedLinearNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::DequantizeNode> {
   static const OpNode enum_value = OpNode_DequantizeNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::RopeNode> {
+  static const OpNode enum_value = OpNode_RopeNode;
 };
 
 template <bool B = false>
@@ -6488,6 +6498,127 @@ inline ::flatbuffers::Offset<ScaledDotProductAttentionNode> CreateScaledDotProdu
   builder_.add_k(k);
   builder_.add_q(q);
   builder_.add_causal(causal);
+  return builder_.Finish();
+}
+
+/// Rotary position embedding (mlx::core::fast::rope) of the first `dims`
+/// features of x (..., T, D); the other D - dims pass through. Row t turns by
+/// the angles (offset + t) * scale / freqs[i]. `traditional` rotates the pairs
+/// (2i, 2i + 1), otherwise the pairs (i, i + dims / 2) (rotate_half). `freqs`
+/// (dims / 2, float32) are periods, 1 / inv_freq; without them the periods are
+/// base ** (2i / dims). `offset` is a 0-d integer tensor (a runtime position).
+struct RopeNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef RopeNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_OUT = 6,
+    VT_DIMS = 8,
+    VT_TRADITIONAL = 10,
+    VT_BASE = 12,
+    VT_SCALE = 14,
+    VT_OFFSET = 16,
+    VT_FREQS = 18
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  int32_t dims() const {
+    return GetField<int32_t>(VT_DIMS, 0);
+  }
+  bool traditional() const {
+    return GetField<uint8_t>(VT_TRADITIONAL, 0) != 0;
+  }
+  float base() const {
+    return GetField<float>(VT_BASE, 10000.0f);
+  }
+  float scale() const {
+    return GetField<float>(VT_SCALE, 1.0f);
+  }
+  const mlxd::ir::Tid *offset() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OFFSET);
+  }
+  const mlxd::ir::Tid *freqs() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_FREQS);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_DIMS, 4) &&
+           VerifyField<uint8_t>(verifier, VT_TRADITIONAL, 1) &&
+           VerifyField<float>(verifier, VT_BASE, 4) &&
+           VerifyField<float>(verifier, VT_SCALE, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OFFSET, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_FREQS, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct RopeNodeBuilder {
+  typedef RopeNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(RopeNode::VT_X, x);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(RopeNode::VT_OUT, out);
+  }
+  void add_dims(int32_t dims) {
+    fbb_.AddElement<int32_t>(RopeNode::VT_DIMS, dims, 0);
+  }
+  void add_traditional(bool traditional) {
+    fbb_.AddElement<uint8_t>(RopeNode::VT_TRADITIONAL, static_cast<uint8_t>(traditional), 0);
+  }
+  void add_base(float base) {
+    fbb_.AddElement<float>(RopeNode::VT_BASE, base, 10000.0f);
+  }
+  void add_scale(float scale) {
+    fbb_.AddElement<float>(RopeNode::VT_SCALE, scale, 1.0f);
+  }
+  void add_offset(const mlxd::ir::Tid *offset) {
+    fbb_.AddStruct(RopeNode::VT_OFFSET, offset);
+  }
+  void add_freqs(const mlxd::ir::Tid *freqs) {
+    fbb_.AddStruct(RopeNode::VT_FREQS, freqs);
+  }
+  explicit RopeNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<RopeNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<RopeNode>(end);
+    fbb_.Required(o, RopeNode::VT_X);
+    fbb_.Required(o, RopeNode::VT_OUT);
+    fbb_.Required(o, RopeNode::VT_OFFSET);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<RopeNode> CreateRopeNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    int32_t dims = 0,
+    bool traditional = false,
+    float base = 10000.0f,
+    float scale = 1.0f,
+    const mlxd::ir::Tid *offset = nullptr,
+    const mlxd::ir::Tid *freqs = nullptr) {
+  RopeNodeBuilder builder_(_fbb);
+  builder_.add_freqs(freqs);
+  builder_.add_offset(offset);
+  builder_.add_scale(scale);
+  builder_.add_base(base);
+  builder_.add_dims(dims);
+  builder_.add_out(out);
+  builder_.add_x(x);
+  builder_.add_traditional(traditional);
   return builder_.Finish();
 }
 
@@ -11503,6 +11634,9 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::DequantizeNode *op_as_DequantizeNode() const {
     return op_type() == mlxd::ir::OpNode_DequantizeNode ? static_cast<const mlxd::ir::DequantizeNode *>(op()) : nullptr;
   }
+  const mlxd::ir::RopeNode *op_as_RopeNode() const {
+    return op_type() == mlxd::ir::OpNode_RopeNode ? static_cast<const mlxd::ir::RopeNode *>(op()) : nullptr;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -12011,6 +12145,10 @@ template<> inline const mlxd::ir::QuantizedLinearNode *Instruction::op_as<mlxd::
 
 template<> inline const mlxd::ir::DequantizeNode *Instruction::op_as<mlxd::ir::DequantizeNode>() const {
   return op_as_DequantizeNode();
+}
+
+template<> inline const mlxd::ir::RopeNode *Instruction::op_as<mlxd::ir::RopeNode>() const {
+  return op_as_RopeNode();
 }
 
 struct InstructionBuilder {
@@ -12838,6 +12976,10 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_DequantizeNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::DequantizeNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_RopeNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::RopeNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

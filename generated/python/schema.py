@@ -745,6 +745,26 @@ class ScaledDotProductAttentionNode:
     causal: bool = False
 
 
+# Rotary position embedding (mlx::core::fast::rope) of the first `dims`
+# features of x (..., T, D); the other D - dims pass through. Row t turns by
+# the angles (offset + t) * scale / freqs[i]. `traditional` rotates the pairs
+# (2i, 2i + 1), otherwise the pairs (i, i + dims / 2) (rotate_half). `freqs`
+# (dims / 2, float32) are periods, 1 / inv_freq; without them the periods are
+# base ** (2i / dims). `offset` is a 0-d integer tensor (a runtime position).
+@_dataclasses.dataclass(kw_only=True)
+class RopeNode:
+    """table mlxd.ir.RopeNode"""
+
+    x: Tid
+    out: Tid
+    dims: int = 0
+    traditional: bool = False
+    base: float = 10000.0
+    scale: float = 1.0
+    offset: Tid
+    freqs: Tid | None = None
+
+
 @_dataclasses.dataclass(kw_only=True)
 class ReshapeNode:
     """table mlxd.ir.ReshapeNode"""
@@ -1580,6 +1600,7 @@ OpNode = _typing.Union[
     IsNegInfNode,
     QuantizedLinearNode,
     DequantizeNode,
+    RopeNode,
 ]
 
 
@@ -1712,6 +1733,7 @@ class OpNodeType(_enum.IntEnum):
     IsNegInfNode = 123
     QuantizedLinearNode = 124
     DequantizeNode = 125
+    RopeNode = 126
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1841,6 +1863,7 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     IsNegInfNode: OpNodeType.IsNegInfNode,
     QuantizedLinearNode: OpNodeType.QuantizedLinearNode,
     DequantizeNode: OpNodeType.DequantizeNode,
+    RopeNode: OpNodeType.RopeNode,
 }
 
 
@@ -3014,6 +3037,30 @@ class Builders:
             builder.Slot(4)
         builder.PrependFloat32Slot(5, obj.scale, 0.0)
         builder.PrependBoolSlot(6, obj.causal, False)
+        return builder.EndObject()
+
+    def build_RopeNode(self, builder, obj):
+        """Write table mlxd.ir.RopeNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.RopeNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.RopeNode.out is required")
+        if obj.offset is None:
+            raise ValueError("mlxd.ir.RopeNode.offset is required")
+        builder.StartObject(8)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(1)
+        builder.PrependInt32Slot(2, obj.dims, 0)
+        builder.PrependFloat32Slot(4, obj.base, 10000.0)
+        builder.PrependFloat32Slot(5, obj.scale, 1.0)
+        self.write_Tid(builder, obj.offset)
+        builder.Slot(6)
+        if obj.freqs is not None:
+            self.write_Tid(builder, obj.freqs)
+            builder.Slot(7)
+        builder.PrependBoolSlot(3, obj.traditional, False)
         return builder.EndObject()
 
     def build_ReshapeNode(self, builder, obj):
@@ -4471,6 +4518,9 @@ class Builders:
         if kind == 125:
             _check_member(value, DequantizeNode, "mlxd.ir.OpNode.DequantizeNode")
             return self.build_DequantizeNode(builder, value)
+        if kind == 126:
+            _check_member(value, RopeNode, "mlxd.ir.OpNode.RopeNode")
+            return self.build_RopeNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

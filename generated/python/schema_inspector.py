@@ -1319,6 +1319,21 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="bits", type="int32", role="literal", required=False),
         ),
     ),
+    126: OpInfo(
+        code=126,
+        name="Rope",
+        table="RopeNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="dims", type="int32", role="literal", required=False),
+            FieldInfo(name="traditional", type="bool", role="literal", required=False),
+            FieldInfo(name="base", type="float32", role="literal", required=False),
+            FieldInfo(name="scale", type="float32", role="literal", required=False),
+            FieldInfo(name="offset", type="Tid", role="input", required=True),
+            FieldInfo(name="freqs", type="Tid", role="input", required=False),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

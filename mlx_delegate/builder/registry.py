@@ -19,6 +19,9 @@ class PatternMatch:
     name: str
     nodes: tuple
     lower: Callable[..., None]
+    # Nodes outside the match whose form it relies on (a rope's cos and sin
+    # tables): rewrites such as re-inplacing must leave them as they are.
+    inspected: tuple = ()
 
 
 class HandlerRegistry:

@@ -20,6 +20,7 @@ FAMILY_NAMES = (
     "pooling",
     "quantized",
     "reductions",
+    "rope",
     "shape",
     "values",
 )

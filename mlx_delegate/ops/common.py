@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Optional
+
 import torch
 from torch.fx import Node
+from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+from ..builder.registry import target_key
 
 
 def arg(node: Node, name: str, default=None):
@@ -39,3 +45,71 @@ def aten_overload(name: str) -> torch._ops.OpOverload:
     the torch.ops.aten overload."""
     packet, _, overload_name = name.removeprefix("aten::").partition(".")
     return getattr(getattr(torch.ops.aten, packet), overload_name or "default")
+
+
+def calls(node, *names: str) -> bool:
+    """`node` calls one of the ATen ops `names` (a default overload has no suffix: aten::rsqrt)."""
+    return (
+        isinstance(node, Node) and node.op == "call_function" and target_key(node.target) in names
+    )
+
+
+def same_size(a, b) -> bool:
+    """Two sizes, ints or symbolic, are provably equal."""
+    return statically_known_true(a == b)
+
+
+ARANGES = ("aten::arange", "aten::arange.start", "aten::arange.start_step")
+
+
+@dataclass(frozen=True)
+class Positions:
+    """A 1-D integer tensor provably equal to arange(length) + offset: `offset`
+    is an int, or the node of a one-element integer tensor or of a symbolic int."""
+
+    length: Any
+    offset: Any
+
+
+def contiguous_positions(node) -> Optional[Positions]:
+    """`node` as arange(T) + offset, None when that cannot be proven (positions
+    read from an input, a gather, a mask...)."""
+    val = node.meta.get("val") if isinstance(node, Node) else None
+    if not isinstance(val, torch.Tensor) or val.dim() != 1 or not _is_integer(val.dtype):
+        return None
+    if calls(node, *ARANGES):
+        args = list(node.args) + [None] * 3
+        start, step = (0, 1) if len(node.args) == 1 else (args[0], arg(node, "step", 1))
+        if step != 1 or not (isinstance(start, int) or _is_symbolic_int(start)):
+            return None
+        return Positions(val.shape[0], start)
+    # add_: the re-inplacing pass rewrites the add when the arange dies there.
+    if calls(node, "aten::add.Tensor", "aten::add_.Tensor") and arg(node, "alpha", 1) == 1:
+        a, b = node.args[:2]
+        for base, offset in ((a, b), (b, a)):
+            inner = contiguous_positions(base) if isinstance(base, Node) else None
+            if inner is None or not (isinstance(inner.offset, int) and inner.offset == 0):
+                continue
+            if isinstance(offset, int) and not isinstance(offset, bool):
+                return Positions(inner.length, offset)
+            if _is_symbolic_int(offset) or _is_integer_scalar_tensor(offset):
+                return Positions(inner.length, offset)
+    return None
+
+
+def _is_integer(dtype: torch.dtype) -> bool:
+    return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
+
+
+def _is_symbolic_int(value) -> bool:
+    return isinstance(value, Node) and isinstance(value.meta.get("val"), (int, torch.SymInt))
+
+
+def _is_integer_scalar_tensor(value) -> bool:
+    val = value.meta.get("val") if isinstance(value, Node) else None
+    return (
+        isinstance(val, torch.Tensor)
+        and val.dim() <= 1
+        and val.numel() == 1
+        and _is_integer(val.dtype)
+    )

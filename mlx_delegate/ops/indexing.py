@@ -7,8 +7,9 @@ from torch.fx import Node
 
 from ..builder import HandlerRegistry, Unsupported
 from ..builder.emitter import Emitter
+from ..builder.slots import ValueSlot
 from ..ir import schema as ir
-from .common import arg
+from .common import arg, contiguous_positions
 
 HANDLERS = HandlerRegistry()
 
@@ -174,8 +175,31 @@ def index_put(b: Emitter, node: Node) -> None:
             ir.BroadcastToNode(x=update.tid, out=spread.tid, shape=[b.int_or_vid(d) for d in shape])
         )
         update = spread
+    positions = contiguous_positions(index)
+    if positions is not None:
+        # Rows written at consecutive positions (a KV cache): a slice update,
+        # which MLX does in place when nothing else holds the target.
+        b.emit(
+            ir.SliceUpdateNode(
+                target=b.tid(x),
+                update=update.tid,
+                out=b.out(node).tid,
+                axis=axis,
+                start=_start(b, positions.offset),
+            )
+        )
+        return
     b.emit(
         ir.IndexPutNode(
             x=b.tid(x), indices=b.tid(index), values=update.tid, out=b.out(node).tid, axis=axis
         )
     )
+
+
+def _start(b: Emitter, offset) -> ir.IntOrVid:
+    """An int, a symbolic int, or the value of a one-element tensor."""
+    if isinstance(offset, int) or isinstance(b.slot(offset), ValueSlot):
+        return b.int_or_vid(offset)
+    value = b.new_value()
+    b.emit(ir.ItemNode(x=b.tid(offset), out=value.vid))
+    return ir.IntOrVid(vid=value.vid)

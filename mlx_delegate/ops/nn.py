@@ -15,7 +15,7 @@ from ..builder.emitter import Emitter
 from ..builder.slots import SlotKind, ir_dtype
 from ..builder.registry import target_key
 from ..ir import schema as ir
-from .common import arg, overload
+from .common import arg, calls, overload
 
 HANDLERS = HandlerRegistry()
 
@@ -489,6 +489,8 @@ def sdpa(b: Emitter, node: Node) -> None:
         raise Unsupported("a mask of more than 4 dimensions")
     if scale is None:
         scale = 1.0 / math.sqrt(q_val.shape[-1])
+    if rank == 4:
+        k, v = _shared_heads(k, v)
     qq, kk, vv = _float_operands(b, node, q, k, v)
     mask_slot = None
     if mask is not None:
@@ -512,6 +514,44 @@ def sdpa(b: Emitter, node: Node) -> None:
     )
     if rank == 3:
         b.emit(ir.SqueezeNode(x=out.tid, out=b.out(node).tid, axes=[1]))
+
+
+CLONES = ("aten::clone", "dim_order_ops::_clone_dim_order")
+
+
+def _unrepeated(kv) -> Optional[Node]:
+    """x when `kv` is x (B, Hkv, S, D) with each head repeated n times in a row,
+    x[:, :, None].expand(B, Hkv, n, S, D).reshape(B, Hkv * n, S, D) (transformers'
+    repeat_kv); else None."""
+    if not calls(kv, "aten::view_copy", "aten::_unsafe_view"):
+        return None
+    expanded = kv.args[0]
+    while calls(expanded, *CLONES):
+        expanded = expanded.args[0]
+    if not calls(expanded, "aten::expand_copy"):
+        return None
+    unsqueezed = expanded.args[0]
+    if not calls(unsqueezed, "aten::unsqueeze_copy") or unsqueezed.args[1] % 5 != 2:
+        return None
+    x = unsqueezed.args[0]
+    x_shape, e_shape = tuple(x.meta["val"].shape), tuple(expanded.meta["val"].shape)
+    out_shape = tuple(kv.meta["val"].shape)
+    if len(x_shape) != 4 or e_shape[:2] != x_shape[:2] or e_shape[3:] != x_shape[2:]:
+        return None
+    if out_shape != (x_shape[0], x_shape[1] * e_shape[2], *x_shape[2:]):
+        return None
+    return x
+
+
+def _shared_heads(k, v):
+    """MLX's attention shares each key/value head among consecutive query heads
+    itself: a repeat of both (grouped-query attention) is read unrepeated."""
+    k_heads, v_heads = _unrepeated(k), _unrepeated(v)
+    if k_heads is None or v_heads is None:
+        return k, v
+    if k_heads.meta["val"].shape[1] != v_heads.meta["val"].shape[1]:
+        return k, v
+    return k_heads, v_heads
 
 
 def _heads_axis(b: Emitter, slot):

@@ -15,18 +15,12 @@ from typing import Optional
 from torch.fx import Node
 
 from ..builder import HandlerRegistry, Unsupported
-from ..builder.registry import PatternMatch, target_key
+from ..builder.registry import PatternMatch
 from ..ir import schema as ir
+from .common import calls
 from .nn import fold_conv_batch_norm
 
 HANDLERS = HandlerRegistry()
-
-
-def _is(node, *names: str) -> bool:
-    """`node` calls one of the ATen ops `names` (a default overload has no suffix: aten::rsqrt)."""
-    return (
-        isinstance(node, Node) and node.op == "call_function" and target_key(node.target) in names
-    )
 
 
 def _other(mul: Node, one) -> Optional[object]:
@@ -36,29 +30,29 @@ def _other(mul: Node, one) -> Optional[object]:
 
 
 def _mean_of_squares(node, x: Node) -> bool:
-    if not _is(node, "aten::mean.dim") or len(node.args) < 3 or node.args[2] is not True:
+    if not calls(node, "aten::mean.dim") or len(node.args) < 3 or node.args[2] is not True:
         return False
     dims = list(node.args[1])
     rank = node.args[0].meta["val"].dim() if isinstance(node.args[0], Node) else -1
     if dims not in ([-1], [rank - 1]):
         return False
     square = node.args[0]
-    if _is(square, "aten::pow.Tensor_Scalar"):
+    if calls(square, "aten::pow.Tensor_Scalar"):
         return square.args[0] is x and square.args[1] == 2
-    return _is(square, "aten::mul.Tensor") and square.args[0] is x and square.args[1] is x
+    return calls(square, "aten::mul.Tensor") and square.args[0] is x and square.args[1] is x
 
 
 def _normalize(node) -> Optional[tuple[Node, Node, object, list[Node]]]:
     """(the normalize mul, x, eps, its inner nodes) when `node` is x * rsqrt(...);
     eps is a number or the node of a one-element constant."""
-    if not _is(node, "aten::mul.Tensor"):
+    if not calls(node, "aten::mul.Tensor"):
         return None
     for rsqrt in node.args[:2]:
-        if not _is(rsqrt, "aten::rsqrt"):
+        if not calls(rsqrt, "aten::rsqrt"):
             continue
         x = _other(node, rsqrt)
         add = rsqrt.args[0]
-        if not isinstance(x, Node) or not _is(add, "aten::add.Tensor", "aten::add.Scalar"):
+        if not isinstance(x, Node) or not calls(add, "aten::add.Tensor", "aten::add.Scalar"):
             continue
         mean, eps = add.args[:2]
         if not _mean_of_squares(mean, x):
@@ -87,7 +81,7 @@ def _eps_value(b, eps) -> float:
 @HANDLERS.register_pattern
 def rms_norm(node: Node) -> Optional[PatternMatch]:
     weight, normalized = None, _normalize(node)
-    if normalized is None and _is(node, "aten::mul.Tensor"):
+    if normalized is None and calls(node, "aten::mul.Tensor"):
         for candidate in node.args[:2]:
             normalized = _normalize(candidate)
             if normalized is not None:
@@ -133,10 +127,10 @@ def conv_batch_norm(node: Node) -> Optional[PatternMatch]:
     if node.op != "call_function" or node.target is not operator.getitem or node.args[1] != 0:
         return None
     bn = node.args[0]
-    if not _is(bn, "aten::_native_batch_norm_legit_no_training"):
+    if not calls(bn, "aten::_native_batch_norm_legit_no_training"):
         return None
     conv = bn.args[0]
-    if not _is(conv, *CONVOLUTIONS) or not conv.meta["val"].dtype.is_floating_point:
+    if not calls(conv, *CONVOLUTIONS) or not conv.meta["val"].dtype.is_floating_point:
         return None
     return PatternMatch(
         "conv_batch_norm", (conv, bn, node), lambda b: fold_conv_batch_norm(b, conv, bn, node)

@@ -2,7 +2,8 @@
 operand is a temporary that no later node reads becomes the in-place variant
 of its op (`relu` -> `relu_`) when the registry lowers that variant. The
 in-place handlers let the result take the operand's storage. Nodes that a
-pattern lowers together (an RMSNorm written out) stay as they are."""
+pattern lowers together (an RMSNorm written out), and those whose form a
+pattern relies on, stay as they are."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ def reinplace(program: ExportedProgram, registry) -> int:
     graph = program.graph_module.graph
     order = {node: index for index, node in enumerate(graph.nodes)}
     anchors, inside = match_patterns(graph, registry)
+    inspected = {n for match in anchors.values() for n in match.inspected}
     count = 0
     for node in graph.nodes:
-        if node in anchors or node in inside:
+        if node in anchors or node in inside or node in inspected:
             continue
         target = in_place_variant(node, registry)
         if target is not None and _operand_dies_here(node, order):

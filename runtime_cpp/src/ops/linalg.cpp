@@ -78,6 +78,25 @@ void exec_rms_norm(const RmsNormNode& n, ExecutionState& st, StreamOrDevice s) {
   st.set_tensor(n.out, mx::fast::rms_norm(st.tensor(n.x), w, n.eps, s));
 }
 
+// MLX takes the frequencies or the base, never both; its array offset must be
+// an integer scalar (or one per batch row), int32 being what its kernels read.
+void exec_rope(const RopeNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  if (n.dims <= 0 || n.dims % 2 != 0 || n.dims > x.shape(-1)) {
+    throw ExecutionError("rope: dims " + std::to_string(n.dims) + " for a last axis of " +
+                         std::to_string(x.shape(-1)));
+  }
+  std::optional<mx::array> freqs;
+  std::optional<float> base;
+  if (n.freqs) {
+    freqs = st.tensor(*n.freqs);
+  } else {
+    base = n.base;
+  }
+  mx::array offset = mx::astype(st.tensor(n.offset), mx::int32, s);
+  st.set_tensor(n.out, mx::fast::rope(x, n.dims, n.traditional, base, n.scale, offset, freqs, s));
+}
+
 // mx::conv_general on channels-last x (N, *spatial, C) and w (O, *k, C / groups).
 // MLX convolves groups in 1-D and 2-D only: 3-D groups are convolved one by one
 // (channel slices of x and w) and concatenated.

@@ -129,3 +129,4 @@ class OpNode(object):
     IsNegInfNode = 123
     QuantizedLinearNode = 124
     DequantizeNode = 125
+    RopeNode = 126
