@@ -192,11 +192,14 @@ class DecoderLM(nn.Module):
         return logits.float()
 
     def _rope(self, positions: torch.Tensor, dtype: torch.dtype):
-        freqs = positions[:, None].float() * self.inv_freq[None, :]
-        angles = torch.cat((freqs, freqs), dim=-1)[None, None]  # (1, 1, T, rotary dims)
-        cos = angles.cos() * self.rope_scaling
-        sin = angles.sin() * self.rope_scaling
-        return cos.to(dtype), sin.to(dtype)
+        """cos and sin (1, 1, T, rotary dims) as transformers computes them, the
+        form the compiler fuses into MLX's rope."""
+        freqs = positions[None, :, None].float() * self.inv_freq  # (1, T, rotary dims / 2)
+        angles = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = angles.cos(), angles.sin()
+        if self.rope_scaling != 1.0:
+            cos, sin = cos * self.rope_scaling, sin * self.rope_scaling
+        return cos.to(dtype)[:, None], sin.to(dtype)[:, None]
 
     def _masks(self, positions: torch.Tensor, keys: int) -> dict:
         """A (T, keys) boolean mask per distinct window: causal, and within the

@@ -153,6 +153,7 @@ def test_quantized_export_generates_the_quantized_models_tokens(llama, tmp_path)
     _cli("export", "--model", str(directory), "--max-seq-len", "128", "--quantize", "int4",
          "--group-size", "32", "-o", str(pte))  # fmt: skip
     assert pte.stat().st_size < 0.3 * fp32_pte.stat().st_size
+    assert "QuantizedLinear" in _ops(pte) and "Linear" not in _ops(pte)
     prompt = _prompt_ids(directory)
     ours = list(generate_ids(Program(pte, device="cpu"), prompt, 24, stop_at_eos=False))
 
@@ -164,3 +165,25 @@ def test_quantized_export_generates_the_quantized_models_tokens(llama, tmp_path)
             expected.append(token)
             pos, tokens = pos + len(tokens), [token]
     assert ours == expected
+
+
+def _ops(pte: Path) -> list[str]:
+    from mlx_delegate.inspect import delegates, describe
+
+    ((_, payload, specs, _),) = list(delegates(pte.read_bytes()))
+    line = re.compile(r"^\s+\d+\s+(\w+)\(")
+    return [m.group(1) for m in map(line.match, describe(payload, specs)) if m]
+
+
+def test_the_hot_path_is_fused(llama):
+    """Per layer: two fused ropes, the cache written in place by two slice
+    updates at the cache position, one fused attention reading the grouped K/V
+    unrepeated; the norms are MLX's fast ones."""
+    ops = _ops(llama[2])
+    layers = llama[1].config.num_hidden_layers
+    assert ops.count("Rope") == 2 * layers
+    assert ops.count("SliceUpdate") == 2 * layers
+    assert ops.count("ScaledDotProductAttention") == layers
+    assert ops.count("RmsNorm") == 2 * layers + 1
+    for unfused in ("Cos", "Sin", "IndexPut", "BroadcastTo"):
+        assert unfused not in ops
