@@ -272,8 +272,25 @@ def prepare_gpu(args) -> None:
             group_size=args.group_size, max_seq_len=args.max_seq_len,
         )  # fmt: skip
         _gzip(pte, out / f"{dtype}.pte.gz")
+    _prepare_token_check(args, out)
     for f in sorted(out.iterdir()):
         print(f"{f}: {f.stat().st_size / 2**20:.2f} MiB")
+
+
+def _prepare_token_check(args, out: Path) -> None:
+    """A small random llama (fp32) and transformers' greedy tokens for it: the
+    GPU run checks mlxd-generate on gpu:0 gives the same 64 tokens."""
+    from mlx_delegate.llm import tiny
+    from mlx_delegate.llm.export import export_program
+
+    directory = args.work / "token-check"
+    model = tiny.write_checkpoint(directory, "llama", seed=3)
+    prompt = [327, 389, 386, 363, 12, 40, 7, 99]
+    export_program(directory, out / "token-check.pte", max_seq_len=128)
+    with torch.no_grad():
+        ids = model.generate(torch.tensor([prompt]), do_sample=False, max_new_tokens=64)
+    expected = {"prompt": prompt, "ids": ids[0, len(prompt) :].tolist()}
+    (out / "token-check.json").write_text(json.dumps(expected))
 
 
 def _gzip(source: Path, target: Path) -> None:
@@ -298,6 +315,7 @@ def run_gpu(args) -> list[Row]:
     shutil.copy(directory / "config.json", bundle / "config.json")
     if not (bundle / "weights.safetensors").exists():
         os.symlink(weights, bundle / "weights.safetensors")
+    _token_check(args, directory)
     prompt = prompt_ids(args.prompt_len, config["vocab_size"])
     rows = []
     for dtype in args.dtypes:
@@ -311,6 +329,20 @@ def run_gpu(args) -> list[Row]:
             rows.append(_mlx_loop(args, bundle, dtype))
     print_table(rows, "eager", "GPU, llama-like, tiled weights")
     return rows
+
+
+def _token_check(args, directory: Path) -> None:
+    expected = json.loads((directory / "token-check.json").read_text())
+    for device in ("gpu:0", "cpu"):
+        command = [str(args.generate), str(directory / "token-check.pte"), "--device", device,
+                   "--prompt-ids", " ".join(map(str, expected["prompt"])), "--max-new-tokens",
+                   str(len(expected["ids"])), "--ignore-eos"]  # fmt: skip
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        ids = [int(t) for t in re.search(r"^ids: (.*)$", out, re.M).group(1).split()]
+        same = next((i for i, (a, b) in enumerate(zip(ids, expected["ids"])) if a != b), None)
+        verdict = "all equal" if same is None else f"first difference at token {same}"
+        print(f"token check, mlxd-generate --device {device} vs transformers generate (fp32, "
+              f"{len(expected['ids'])} greedy tokens): {verdict}")  # fmt: skip
 
 
 def _bundle_module(config: dict, weights: Path, args, dtype: str) -> DecoderLM:

@@ -11,7 +11,8 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional
 
 from .ir import inspector, schema
 from .preprocess import BACKEND_ID
@@ -97,21 +98,48 @@ def _meta(graph, tid: int) -> str:
     return f"{schema.DType(meta.Dtype()).name}[{shape}]"
 
 
+@dataclass(frozen=True)
+class Instruction:
+    """One decoded instruction: its op, and its fields by role (slots read,
+    slots written, literal arguments), each rendered as the listing shows it."""
+
+    op: str
+    reads: dict
+    writes: dict
+    literals: dict
+
+    def __str__(self) -> str:
+        show = lambda fields: ", ".join(f"{k}={v}" for k, v in fields.items())
+        text = f"{self.op}({show(self.reads)}) -> {show(self.writes)}"
+        return text + (f"  [{show(self.literals)}]" if self.literals else "")
+
+
+def main_instructions(pte: bytes) -> list[Instruction]:
+    """The main chain of the one MLX delegate of `pte` (tests read the IR this way)."""
+    ((_, payload, _, _),) = list(delegates(pte))
+    graph = _flatc("MLXGraph").GetRootAs(split(payload).flatbuffer, 0)
+    chain = graph.InstructionChains(graph.MainChain())
+    return [_decode(chain.Instructions(i)) for i in range(chain.InstructionsLength())]
+
+
 def _instruction(instruction) -> str:
-    code = instruction.OpType()
-    info = inspector.OPS.get(code)
+    decoded = _decode(instruction)
+    return str(decoded) if decoded else f"<unknown op code {instruction.OpType()}>"
+
+
+def _decode(instruction) -> Optional[Instruction]:
+    info = inspector.OPS.get(instruction.OpType())
     if info is None:
-        return f"<unknown op code {code}>"
+        return None
     node = _flatc(info.table)()
     table = instruction.Op()
     node.Init(table.Bytes, table.Pos)
-    parts = {"input": [], "output": [], "literal": []}
+    parts = {"input": {}, "output": {}, "literal": {}}
     for f in info.fields:
         value = _field_value(node, f)
-        if value is not None:
-            parts[f.role].append(f"{f.name}={value}")
-    text = f"{info.name}({', '.join(parts['input'])}) -> {', '.join(parts['output'])}"
-    return text + (f"  [{', '.join(parts['literal'])}]" if parts["literal"] else "")
+        if value is not None:  # slots as the listing names them: t5, v2, [t1, t2]
+            parts[f.role][f.name] = value if f.role == "literal" else str(value)
+    return Instruction(info.name, parts["input"], parts["output"], parts["literal"])
 
 
 def _field_value(node, field) -> Any:

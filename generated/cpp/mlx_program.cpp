@@ -1359,6 +1359,7 @@ ScaledDotProductAttentionNode load_ScaledDotProductAttentionNode(
   if (const auto* value = fb->mask()) out.mask = load_Tid(*value);
   out.scale = fb->scale();
   out.causal = fb->causal();
+  out.lower_right = fb->lower_right();
   return out;
 }
 
@@ -3911,6 +3912,8 @@ static void write_json(std::string& out, const ScaledDotProductAttentionNode& va
   write_json(out, value.scale);
   out += ",\"causal\":";
   write_json(out, value.causal);
+  out += ",\"lower_right\":";
+  write_json(out, value.lower_right);
   out += '}';
 }
 

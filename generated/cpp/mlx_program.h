@@ -587,6 +587,7 @@ struct ScaledDotProductAttentionNode {
   std::optional<Tid> mask;
   float scale{};
   bool causal{};
+  bool lower_right{};
 };
 
 struct RopeNode {

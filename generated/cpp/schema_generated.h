@@ -6395,6 +6395,9 @@ inline ::flatbuffers::Offset<ConvNode> CreateConvNodeDirect(
 /// H a multiple of Hkv (grouped-query attention). `mask` is boolean (true =
 /// attend) or additive, broadcastable to (B, H, L, S); `causal` is PyTorch's
 /// is_causal: position i attends to j <= i (top-left aligned).
+/// `causal`: query i of L sees keys j <= i (PyTorch's is_causal, aligned at the
+/// upper left); with `lower_right` it sees keys j <= i + S - L: L new tokens
+/// over S cached keys, MLX's own causal mode.
 struct ScaledDotProductAttentionNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef ScaledDotProductAttentionNodeBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -6404,7 +6407,8 @@ struct ScaledDotProductAttentionNode FLATBUFFERS_FINAL_CLASS : private ::flatbuf
     VT_OUT = 10,
     VT_MASK = 12,
     VT_SCALE = 14,
-    VT_CAUSAL = 16
+    VT_CAUSAL = 16,
+    VT_LOWER_RIGHT = 18
   };
   const mlxd::ir::Tid *q() const {
     return GetStruct<const mlxd::ir::Tid *>(VT_Q);
@@ -6427,6 +6431,9 @@ struct ScaledDotProductAttentionNode FLATBUFFERS_FINAL_CLASS : private ::flatbuf
   bool causal() const {
     return GetField<uint8_t>(VT_CAUSAL, 0) != 0;
   }
+  bool lower_right() const {
+    return GetField<uint8_t>(VT_LOWER_RIGHT, 0) != 0;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -6437,6 +6444,7 @@ struct ScaledDotProductAttentionNode FLATBUFFERS_FINAL_CLASS : private ::flatbuf
            VerifyField<mlxd::ir::Tid>(verifier, VT_MASK, 4) &&
            VerifyField<float>(verifier, VT_SCALE, 4) &&
            VerifyField<uint8_t>(verifier, VT_CAUSAL, 1) &&
+           VerifyField<uint8_t>(verifier, VT_LOWER_RIGHT, 1) &&
            verifier.EndTable();
   }
 };
@@ -6466,6 +6474,9 @@ struct ScaledDotProductAttentionNodeBuilder {
   void add_causal(bool causal) {
     fbb_.AddElement<uint8_t>(ScaledDotProductAttentionNode::VT_CAUSAL, static_cast<uint8_t>(causal), 0);
   }
+  void add_lower_right(bool lower_right) {
+    fbb_.AddElement<uint8_t>(ScaledDotProductAttentionNode::VT_LOWER_RIGHT, static_cast<uint8_t>(lower_right), 0);
+  }
   explicit ScaledDotProductAttentionNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -6489,7 +6500,8 @@ inline ::flatbuffers::Offset<ScaledDotProductAttentionNode> CreateScaledDotProdu
     const mlxd::ir::Tid *out = nullptr,
     const mlxd::ir::Tid *mask = nullptr,
     float scale = 0.0f,
-    bool causal = false) {
+    bool causal = false,
+    bool lower_right = false) {
   ScaledDotProductAttentionNodeBuilder builder_(_fbb);
   builder_.add_scale(scale);
   builder_.add_mask(mask);
@@ -6497,6 +6509,7 @@ inline ::flatbuffers::Offset<ScaledDotProductAttentionNode> CreateScaledDotProdu
   builder_.add_v(v);
   builder_.add_k(k);
   builder_.add_q(q);
+  builder_.add_lower_right(lower_right);
   builder_.add_causal(causal);
   return builder_.Finish();
 }

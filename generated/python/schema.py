@@ -732,6 +732,9 @@ class ConvNode:
 # H a multiple of Hkv (grouped-query attention). `mask` is boolean (true =
 # attend) or additive, broadcastable to (B, H, L, S); `causal` is PyTorch's
 # is_causal: position i attends to j <= i (top-left aligned).
+# `causal`: query i of L sees keys j <= i (PyTorch's is_causal, aligned at the
+# upper left); with `lower_right` it sees keys j <= i + S - L: L new tokens
+# over S cached keys, MLX's own causal mode.
 @_dataclasses.dataclass(kw_only=True)
 class ScaledDotProductAttentionNode:
     """table mlxd.ir.ScaledDotProductAttentionNode"""
@@ -743,6 +746,7 @@ class ScaledDotProductAttentionNode:
     mask: Tid | None = None
     scale: float = 0.0
     causal: bool = False
+    lower_right: bool = False
 
 
 # Rotary position embedding (mlx::core::fast::rope) of the first `dims`
@@ -3023,7 +3027,7 @@ class Builders:
             raise ValueError("mlxd.ir.ScaledDotProductAttentionNode.v is required")
         if obj.out is None:
             raise ValueError("mlxd.ir.ScaledDotProductAttentionNode.out is required")
-        builder.StartObject(7)
+        builder.StartObject(8)
         self.write_Tid(builder, obj.q)
         builder.Slot(0)
         self.write_Tid(builder, obj.k)
@@ -3037,6 +3041,7 @@ class Builders:
             builder.Slot(4)
         builder.PrependFloat32Slot(5, obj.scale, 0.0)
         builder.PrependBoolSlot(6, obj.causal, False)
+        builder.PrependBoolSlot(7, obj.lower_right, False)
         return builder.EndObject()
 
     def build_RopeNode(self, builder, obj):

@@ -641,6 +641,7 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="mask", type="Tid", role="input", required=False),
             FieldInfo(name="scale", type="float32", role="literal", required=False),
             FieldInfo(name="causal", type="bool", role="literal", required=False),
+            FieldInfo(name="lower_right", type="bool", role="literal", required=False),
         ),
     ),
     61: OpInfo(

@@ -174,7 +174,7 @@ class DecoderLM(nn.Module):
         pos = input_pos[0].item()
         torch._check_is_size(pos)
         torch._check(pos + length <= self.max_seq_len)
-        positions = torch.arange(length) + pos
+        positions = torch.arange(length, device=tokens.device) + pos
         x = self.embed(tokens)
         if c.embed_scale != 1.0:
             x = x * torch.tensor(c.embed_scale, dtype=x.dtype)
@@ -204,7 +204,7 @@ class DecoderLM(nn.Module):
     def _masks(self, positions: torch.Tensor, keys: int) -> dict:
         """A (T, keys) boolean mask per distinct window: causal, and within the
         window (`key > query - window`) for sliding layers."""
-        key_positions = torch.arange(keys)[None, :]
+        key_positions = torch.arange(keys, device=positions.device)[None, :]
         causal = key_positions <= positions[:, None]
         masks = {None: causal}
         for window in set(self.c.sliding_windows) - {None}:

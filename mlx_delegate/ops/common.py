@@ -60,6 +60,13 @@ def same_size(a, b) -> bool:
 
 
 ARANGES = ("aten::arange", "aten::arange.start", "aten::arange.start_step")
+# Ops that copy or convert a tensor without changing its values' meaning.
+CASTS = (
+    "dim_order_ops::_to_dim_order_copy",
+    "aten::_to_copy",
+    "aten::clone",
+    "dim_order_ops::_clone_dim_order",
+)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from ..builder.emitter import Emitter
 from ..builder.slots import SlotKind, ir_dtype
 from ..builder.registry import target_key
 from ..ir import schema as ir
-from .common import arg, calls, overload
+from .common import CASTS, arg, calls, contiguous_positions, overload, same_size
 
 HANDLERS = HandlerRegistry()
 
@@ -485,6 +485,11 @@ def sdpa(b: Emitter, node: Node) -> None:
         raise Unsupported("query and key heads differ without enable_gqa")
     if causal and mask is not None:
         raise Unsupported("both a mask and is_causal")
+    lower_right = mask is not None and _is_lower_right_causal(
+        mask, q_val.shape[-2], k_val.shape[-2]
+    )
+    if lower_right:
+        mask, causal = None, True
     if mask is not None and b.val(mask).dim() > 4:
         raise Unsupported("a mask of more than 4 dimensions")
     if scale is None:
@@ -510,10 +515,62 @@ def sdpa(b: Emitter, node: Node) -> None:
             mask=mask_slot and mask_slot.tid,
             scale=float(scale),
             causal=causal,
+            lower_right=lower_right,
         )
     )
     if rank == 3:
         b.emit(ir.SqueezeNode(x=out.tid, out=b.out(node).tid, axes=[1]))
+
+
+def _is_lower_right_causal(mask, queries: int, keys: int) -> bool:
+    """`mask` is keys[None, :] <= positions[:, None] (or the same as >=), with
+    keys = arange(S) and positions = arange(T) + (S - T): T new tokens over S
+    cached ones each see the keys up to their own position. That is MLX's
+    causal mode, aligned at the lower right, and needs no mask tensor."""
+    if calls(mask, "aten::le.Tensor"):
+        key_side, position_side = mask.args[:2]
+    elif calls(mask, "aten::ge.Tensor"):
+        position_side, key_side = mask.args[:2]
+    else:
+        return False
+    key_axis, position_axis = _unsqueezed(key_side, 0), _unsqueezed(position_side, 1)
+    if key_axis is None or position_axis is None:
+        return False
+    key_positions = contiguous_positions(key_axis)
+    positions = contiguous_positions(position_axis)
+    if key_positions is None or positions is None or not _is_zero(key_positions.offset):
+        return False
+    offset = _symbolic_value(positions.offset)
+    if offset is None:
+        return False
+    return (
+        same_size(key_positions.length, keys)
+        and same_size(positions.length, queries)
+        and same_size(keys, queries + offset)
+    )
+
+
+def _symbolic_value(offset):
+    """The int or SymInt an offset holds: itself, or the scalar a 0-d tensor was
+    made from (`scalar_tensor(u0)`, cast); None when only a tensor knows it."""
+    while calls(offset, *CASTS):
+        offset = offset.args[0]
+    if calls(offset, "aten::scalar_tensor"):
+        offset = offset.args[0]
+    if isinstance(offset, Node):
+        offset = offset.meta.get("val")
+    return offset if isinstance(offset, (int, torch.SymInt)) else None
+
+
+def _unsqueezed(node, axis: int) -> Optional[Node]:
+    """x when `node` is x.unsqueeze(axis) giving a 2-D tensor."""
+    if not calls(node, "aten::unsqueeze_copy") or node.meta["val"].dim() != 2:
+        return None
+    return node.args[0] if node.args[1] % 2 == axis else None
+
+
+def _is_zero(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value == 0
 
 
 CLONES = ("aten::clone", "dim_order_ops::_clone_dim_order")

@@ -32,16 +32,10 @@ from ..builder import HandlerRegistry
 from ..builder.registry import PatternMatch
 from ..builder.slots import SlotKind, TensorSlot, ValueSlot
 from ..ir import schema as ir
-from .common import Positions, arg, calls, contiguous_positions, same_size
+from .common import CASTS, Positions, arg, calls, contiguous_positions, same_size
 
 HANDLERS = HandlerRegistry()
 
-CASTS = (
-    "dim_order_ops::_to_dim_order_copy",
-    "aten::_to_copy",
-    "aten::clone",
-    "dim_order_ops::_clone_dim_order",
-)
 END = 2**63 - 1
 
 

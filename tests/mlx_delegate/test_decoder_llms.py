@@ -4,7 +4,6 @@ writes its cache with slice updates, in place, and decodes like eager."""
 
 import copy
 import operator
-import re
 
 import pytest
 import torch
@@ -13,24 +12,14 @@ from executorch.runtime import Runtime
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate import backends
-from mlx_delegate.inspect import delegates, describe
+from mlx_delegate.inspect import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.test.models import all_models
-
-LINE = re.compile(r"^\s+\d+\s+(\w+)\((.*?)\) -> (.*?)(?:\s+\[.*)?$")
 
 
 def instructions(pte: bytes) -> list[tuple[str, dict, dict]]:
     """(op, operand slots, result slots) of the main chain of the one delegate."""
-    ((_, payload, specs, _),) = list(delegates(pte))
-    found = []
-    for line in describe(payload, specs):
-        match = LINE.match(line)
-        if match:
-            op, reads, writes = match.groups()
-            pairs = lambda text: dict(p.split("=", 1) for p in re.split(r", (?=\w+=)", text) if p)
-            found.append((op, pairs(reads), pairs(writes)))
-    return found
+    return [(i.op, i.reads, i.writes) for i in main_instructions(pte)]
 
 
 def lower(program) -> tuple:

@@ -233,9 +233,9 @@ void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, E
   if (n.causal && mask) {
     throw ExecutionError("scaled_dot_product_attention: both causal and an explicit mask");
   }
-  if (n.causal && q.shape(2) != k.shape(2)) {
+  if (n.causal && !n.lower_right && q.shape(2) != k.shape(2)) {
     // MLX aligns its causal mask bottom-right; PyTorch's is_causal (the IR's
-    // contract) is top-left: query i attends to keys j <= i.
+    // `causal` without `lower_right`) is top-left: query i attends to keys j <= i.
     auto rows = mx::reshape(mx::arange(q.shape(2), s), {-1, 1}, s);
     auto cols = mx::reshape(mx::arange(k.shape(2), s), {1, -1}, s);
     mask = mx::greater_equal(rows, cols, s);

@@ -168,11 +168,9 @@ def test_quantized_export_generates_the_quantized_models_tokens(llama, tmp_path)
 
 
 def _ops(pte: Path) -> list[str]:
-    from mlx_delegate.inspect import delegates, describe
+    from mlx_delegate.inspect import main_instructions
 
-    ((_, payload, specs, _),) = list(delegates(pte.read_bytes()))
-    line = re.compile(r"^\s+\d+\s+(\w+)\(")
-    return [m.group(1) for m in map(line.match, describe(payload, specs)) if m]
+    return [i.op for i in main_instructions(pte.read_bytes())]
 
 
 def test_the_hot_path_is_fused(llama):
@@ -187,3 +185,8 @@ def test_the_hot_path_is_fused(llama):
     assert ops.count("RmsNorm") == 2 * layers + 1
     for unfused in ("Cos", "Sin", "IndexPut", "BroadcastTo"):
         assert unfused not in ops
+    from mlx_delegate.inspect import main_instructions
+
+    for attention in main_instructions(llama[2].read_bytes()):
+        if attention.op == "ScaledDotProductAttention":  # MLX's causal mode, no mask tensor
+            assert attention.literals["lower_right"] and "mask" not in attention.reads

@@ -4,8 +4,6 @@ positions that cannot be proven contiguous are not fused, and still match
 eager. Also grouped-query attention: repeated keys and values reach MLX's
 attention unrepeated."""
 
-import re
-
 import pytest
 import torch
 import torch.nn.functional as F
@@ -13,25 +11,15 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate.inspect import delegates, describe
+from mlx_delegate.inspect import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.test import op_cases_rope
 from mlx_delegate.test.framework import all_cases
 
-LINE = re.compile(r"^\s+\d+\s+(\w+)\((.*?)\) -> (.*?)(?:\s+\[.*)?$")
-
 
 def instructions(pte: bytes) -> list[tuple[str, dict, dict]]:
     """(op, operand slots, result slots) of the main chain of the one delegate."""
-    ((_, payload, specs, _),) = list(delegates(pte))
-    found = []
-    for line in describe(payload, specs):
-        match = LINE.match(line)
-        if match:
-            op, reads, writes = match.groups()
-            pairs = lambda text: dict(p.split("=", 1) for p in re.split(r", (?=\w+=)", text) if p)
-            found.append((op, pairs(reads), pairs(writes)))
-    return found
+    return [(i.op, i.reads, i.writes) for i in main_instructions(pte)]
 
 
 def compile_and_run(model, inputs, dynamic_shapes=None):

@@ -10,6 +10,9 @@ np = import_numpy()
 # H a multiple of Hkv (grouped-query attention). `mask` is boolean (true =
 # attend) or additive, broadcastable to (B, H, L, S); `causal` is PyTorch's
 # is_causal: position i attends to j <= i (top-left aligned).
+# `causal`: query i of L sees keys j <= i (PyTorch's is_causal, aligned at the
+# upper left); with `lower_right` it sees keys j <= i + S - L: L new tokens
+# over S cached keys, MLX's own causal mode.
 class ScaledDotProductAttentionNode(object):
     __slots__ = ['_tab']
 
@@ -101,8 +104,15 @@ class ScaledDotProductAttentionNode(object):
             return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
         return False
 
+    # ScaledDotProductAttentionNode
+    def LowerRight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
 def ScaledDotProductAttentionNodeStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(8)
 
 def Start(builder):
     ScaledDotProductAttentionNodeStart(builder)
@@ -148,6 +158,12 @@ def ScaledDotProductAttentionNodeAddCausal(builder, causal):
 
 def AddCausal(builder, causal):
     ScaledDotProductAttentionNodeAddCausal(builder, causal)
+
+def ScaledDotProductAttentionNodeAddLowerRight(builder, lowerRight):
+    builder.PrependBoolSlot(7, lowerRight, 0)
+
+def AddLowerRight(builder, lowerRight):
+    ScaledDotProductAttentionNodeAddLowerRight(builder, lowerRight)
 
 def ScaledDotProductAttentionNodeEnd(builder):
     return builder.EndObject()
