@@ -154,11 +154,14 @@ def xnnpack_step(model, quantize, group, max_seq_len: int, path: Path):
 
     if quantize:
         from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
-        from torchao.quantization.granularity import PerGroup
+        from torchao.quantization.granularity import PerAxis, PerGroup
 
+        # XNNPACK takes 4-bit weights in groups, 8-bit ones per output channel only
+        # (ExecuTorch's llama export: 8da4w with a group size, 8da8w with none).
         bits = torch.int4 if quantize == "int4" else torch.int8
+        granularity = PerGroup(group) if quantize == "int4" else PerAxis(0)
         config = Int8DynamicActivationIntxWeightConfig(
-            weight_dtype=bits, weight_granularity=PerGroup(group)
+            weight_dtype=bits, weight_granularity=granularity
         )
         quantize_(model, config, filter_fn=lambda m, _: isinstance(m, torch.nn.Linear))
     example = (torch.ones(1, 2, dtype=torch.long), torch.tensor([0]))

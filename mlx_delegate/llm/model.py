@@ -172,7 +172,7 @@ class DecoderLM(nn.Module):
     def forward(self, tokens: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
         c, length = self.c, tokens.shape[1]
         pos = input_pos[0].item()
-        torch._check_is_size(pos)
+        torch._check(pos >= 0)
         torch._check(pos + length <= self.max_seq_len)
         positions = torch.arange(length, device=tokens.device) + pos
         x = self.embed(tokens)

@@ -20,7 +20,7 @@ class CachedAttention(torch.nn.Module):
 
     def forward(self, q, keys, values, input_pos):
         length, pos = q.shape[2], input_pos[0].item()
-        torch._check_is_size(pos)
+        torch._check(pos >= 0)
         torch._check(pos + length <= keys.shape[2])
         keys, values = keys[:, :, : pos + length], values[:, :, : pos + length]
         positions = torch.arange(length) + pos
