@@ -211,6 +211,15 @@ class DecoderLM(nn.Module):
             masks[window] = causal & (key_positions > positions[:, None] - window)
         return masks
 
+    def _apply(self, fn, recurse=True):
+        """`.to(dtype)` leaves the rope frequencies in float32: the angles are
+        computed in float32 (as transformers computes them), and a float32
+        constant is what the compiler fuses into MLX's rope."""
+        super()._apply(fn, recurse)
+        if self.c.uses_rope and self.inv_freq.dtype != torch.float32:
+            self.inv_freq = self.inv_freq.float()
+        return self
+
     def reset_cache(self) -> None:
         for layer in self.layers:
             layer.attn.k_cache.zero_()

@@ -173,6 +173,15 @@ def _ops(pte: Path) -> list[str]:
     return [i.op for i in main_instructions(pte.read_bytes())]
 
 
+def test_bf16_keeps_rope_fused(llama, tmp_path):
+    """In bf16 the rope frequencies stay float32, as the fused rope needs."""
+    from mlx_delegate.llm.export import export_program
+
+    result = export_program(llama[0], tmp_path / "bf16.pte", dtype="bf16", max_seq_len=128)
+    ops = _ops(result.path)
+    assert ops.count("Rope") == 2 * llama[1].config.num_hidden_layers and "Cos" not in ops
+
+
 def test_the_hot_path_is_fused(llama):
     """Per layer: two fused ropes, the cache written in place by two slice
     updates at the cache position, one fused attention reading the grouped K/V
