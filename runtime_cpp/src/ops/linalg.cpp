@@ -233,7 +233,11 @@ void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, E
   if (n.causal && mask) {
     throw ExecutionError("scaled_dot_product_attention: both causal and an explicit mask");
   }
-  if (n.causal && !n.lower_right && q.shape(2) != k.shape(2)) {
+  if (n.causal && n.lower_right && q.shape(2) == 1) {
+    // One new token at the end of the keys sees all of them: a decode step
+    // needs no mask at all.
+    mode = "";
+  } else if (n.causal && !n.lower_right && q.shape(2) != k.shape(2)) {
     // MLX aligns its causal mask bottom-right; PyTorch's is_causal (the IR's
     // `causal` without `lower_right`) is top-left: query i attends to keys j <= i.
     auto rows = mx::reshape(mx::arange(q.shape(2), s), {-1, 1}, s);
