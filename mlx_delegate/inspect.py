@@ -65,6 +65,7 @@ def describe(payload: bytes, specs: dict) -> list[str]:
             graph.NumValues(),
         )
     )
+    lines.append("  chains run " + ("compiled" if graph.CompileChains() else "interpreted"))
     lines.append("  inputs: " + _slot_refs(graph, "InputMap"))
     lines.append("  outputs: " + _slot_refs(graph, "OutputMap"))
     for c in range(graph.InstructionChainsLength()):

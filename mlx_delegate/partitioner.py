@@ -20,16 +20,26 @@ from ._logging import debug, debug_enabled
 from .builder import ProgramBuilder, target_key
 from .ops import default_registry
 from .passes import rewrite_non_core_ops
-from .preprocess import BACKEND_ID
+from .preprocess import BACKEND_ID, COMPILE_SPEC
 
 
 class MLXPartitioner(Partitioner):
     def __init__(
-        self, compile_specs: Optional[list[CompileSpec]] = None, *, device: Optional[str] = None
+        self,
+        compile_specs: Optional[list[CompileSpec]] = None,
+        *,
+        device: Optional[str] = None,
+        compile: Optional[bool] = None,
     ):
+        """`device`: where the program runs ("cpu", "gpu:0"; the best backend
+        when unset). `compile=False` runs the program instruction by
+        instruction instead of as compiled functions (for debugging; the
+        results are the same)."""
         specs = list(compile_specs or [])
         if device is not None:
             specs.append(CompileSpec("device", device.encode()))
+        if compile is not None:
+            specs.append(CompileSpec(COMPILE_SPEC, b"1" if compile else b"0"))
         super().__init__()
         self.delegation_spec = DelegationSpec(BACKEND_ID, specs)
 

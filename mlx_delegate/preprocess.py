@@ -18,6 +18,7 @@ from .passes.reinplace import reinplace
 from .serialization import BACKEND_ID, serialize
 
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
+COMPILE_SPEC = "compile"  # b"0": the runtime interprets the program instead of compiling it
 
 
 # ExecuTorch finds a backend's BackendDetails by class name: it is the schema's backend id.
@@ -30,6 +31,7 @@ class MLXDelegateBackend(BackendDetails):
         built = ProgramBuilder(
             edge_program, default_registry(), graph_passes=DEFAULT_PASSES
         ).build()
+        built.graph.compile_chains = _compile_chains(compile_specs)
         payload = serialize(built.graph)
         store = NamedDataStore()
         for key, data in built.constants.items():
@@ -46,6 +48,14 @@ class MLXDelegateBackend(BackendDetails):
             debug_handle_map={},
             data_store_output=store.get_named_data_store_output(),
         )
+
+
+def _compile_chains(compile_specs: List[CompileSpec]) -> bool:
+    values = [bytes(s.value) for s in compile_specs if s.key == COMPILE_SPEC]
+    for value in values:
+        if value not in (b"0", b"1"):
+            raise ValueError(f"compile spec {COMPILE_SPEC!r} takes b'0' or b'1', not {value!r}")
+    return not values or values[-1] == b"1"
 
 
 if MLXDelegateBackend.__name__ != BACKEND_ID:

@@ -12,7 +12,7 @@ import jinja2
 from ..diagnostics import SchemaError
 from ..model import Declaration, Scalar, Schema, Struct, Table, TypeKind, TypeRef
 from ..naming import cpp_name, schema_stem
-from .ir_view import IrView, ir_view, render_each
+from .ir_view import IrView, Op, ir_view, render_each, slot_role
 
 LOADER_NAMESPACE = "mlxd"
 OUTPUTS = {
@@ -82,8 +82,15 @@ def render(schema: Schema, env: jinja2.Environment) -> dict[str, str]:
         verify_root=f"{_flatc_namespace(view.root)}::Verify{view.root.name}Buffer",
         get_root=f"{_flatc_namespace(view.root)}::Get{view.root.name}",
         union_prefix=f"{_flatc_namespace(view.op_union)}::{view.op_union.name}_",
+        slot_fields={op.name: _slot_fields(op) for op in view.ops},
     )
     return render_each(env, OUTPUTS, **context)
+
+
+def _slot_fields(op: Op) -> tuple[tuple[str, str], ...]:
+    """(C++ member, `input` or `output`) of each slot field of the op's node."""
+    roles = ((cpp_name(f.name), slot_role(f)) for f in op.table.fields if not f.deprecated)
+    return tuple((name, role) for name, role in roles if role != "literal")
 
 
 def _holders_of_ops(records: tuple[CppRecord, ...]) -> set[str]:

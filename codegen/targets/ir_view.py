@@ -10,11 +10,12 @@ from typing import Optional, TypeVar
 import jinja2
 
 from ..diagnostics import SchemaError
-from ..model import Declaration, Schema, Table, Union
+from ..model import Declaration, Schema, Table, TableField, TypeKind, TypeRef, Union
 from ..naming import snake_case, upper_snake_case
 
 OP_UNION = "OpNode"
 NODE_SUFFIX = "Node"
+SLOT_TYPES = ("Tid", "Vid", "IntOrVid", "FloatOrVid", "TidOrVid")
 
 D = TypeVar("D", bound=Declaration)
 
@@ -59,6 +60,31 @@ def ir_view(schema: Schema) -> Optional[IrView]:
             Op(member.value, table, name, upper_snake_case(name), f"exec_{snake_case(name)}")
         )
     return IrView(schema, union, tuple(ops), schema.lookup(schema.root_type))
+
+
+def type_text(t: TypeRef) -> str:
+    """A field's type as written in the schema: `Tid`, `[IntOrVid]`, `float32`."""
+    if t.kind in (TypeKind.VECTOR, TypeKind.ARRAY):
+        suffix = f":{t.length}" if t.kind is TypeKind.ARRAY else ""
+        return f"[{type_text(t.element)}{suffix}]"
+    if t.kind is TypeKind.SCALAR:
+        return t.scalar.canonical
+    if t.kind is TypeKind.STRING:
+        return "string"
+    return t.decl.rsplit(".", 1)[-1]
+
+
+def slot_role(field: TableField) -> str:
+    """`output` for a slot field marked `output` (the op writes it), `input` for
+    any other slot field (the op reads it), `literal` for everything else."""
+    is_output = any(a.name == "output" for a in field.attributes)
+    if type_text(field.type).strip("[]") not in SLOT_TYPES:
+        if is_output:
+            raise SchemaError.at(
+                field.location, f"`{field.name}`: only a slot field can be an `output`"
+            )
+        return "literal"
+    return "output" if is_output else "input"
 
 
 def required_declaration(view: IrView, declarations: tuple[D, ...], name: str, what: str) -> D:

@@ -1,7 +1,9 @@
 // generated from schema/schema.fbs by templates/ir/cpp/mlx_dispatch.cpp.j2, do not edit
 #include "mlx_dispatch.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mlxd {
 
@@ -262,6 +264,871 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_rope(std::get<RopeNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
+                  std::to_string(static_cast<uint32_t>(instruction.op)));
+}
+
+namespace {
+
+// Collects the slot ids of one slot field, whatever its type.
+struct SlotCollector {
+  std::vector<uint32_t>& tensors;
+  std::vector<uint32_t>& values;
+
+  void operator()(const Tid& t) { tensors.push_back(t.idx); }
+  void operator()(const Vid& v) { values.push_back(v.idx); }
+  void operator()(const IntOrVid& x) { (*this)(x.vid); }
+  void operator()(const FloatOrVid& x) { (*this)(x.vid); }
+  void operator()(const TidOrVid& x) {
+    (*this)(x.tid);
+    (*this)(x.vid);
+  }
+  template <class T>
+  void operator()(const std::optional<T>& x) {
+    if (x) (*this)(*x);
+  }
+  template <class T>
+  void operator()(const std::vector<T>& xs) {
+    for (const auto& x : xs) (*this)(x);
+  }
+};
+
+}  // namespace
+
+SlotUses slot_uses(const Instruction& instruction) {
+  SlotUses uses;
+  SlotCollector read{uses.tensor_reads, uses.value_reads};
+  SlotCollector write{uses.tensor_writes, uses.value_writes};
+  switch (instruction.op) {
+    case OpCode::ADD: {
+      const auto& node = std::get<AddNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SUBTRACT: {
+      const auto& node = std::get<SubtractNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MULTIPLY: {
+      const auto& node = std::get<MultiplyNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::DIVIDE: {
+      const auto& node = std::get<DivideNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::POWER: {
+      const auto& node = std::get<PowerNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MAXIMUM: {
+      const auto& node = std::get<MaximumNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MINIMUM: {
+      const auto& node = std::get<MinimumNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::EQUAL: {
+      const auto& node = std::get<EqualNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::NOT_EQUAL: {
+      const auto& node = std::get<NotEqualNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LESS: {
+      const auto& node = std::get<LessNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LESS_EQUAL: {
+      const auto& node = std::get<LessEqualNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::GREATER: {
+      const auto& node = std::get<GreaterNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::GREATER_EQUAL: {
+      const auto& node = std::get<GreaterEqualNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOGICAL_AND: {
+      const auto& node = std::get<LogicalAndNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOGICAL_OR: {
+      const auto& node = std::get<LogicalOrNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::NEG: {
+      const auto& node = std::get<NegNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ABS: {
+      const auto& node = std::get<AbsNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::EXP: {
+      const auto& node = std::get<ExpNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG: {
+      const auto& node = std::get<LogNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SQRT: {
+      const auto& node = std::get<SqrtNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::RSQRT: {
+      const auto& node = std::get<RsqrtNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SIN: {
+      const auto& node = std::get<SinNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::COS: {
+      const auto& node = std::get<CosNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TANH: {
+      const auto& node = std::get<TanhNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SIGMOID: {
+      const auto& node = std::get<SigmoidNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ERF: {
+      const auto& node = std::get<ErfNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::FLOOR: {
+      const auto& node = std::get<FloorNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::CEIL: {
+      const auto& node = std::get<CeilNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ROUND: {
+      const auto& node = std::get<RoundNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::RECIPROCAL: {
+      const auto& node = std::get<ReciprocalNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOGICAL_NOT: {
+      const auto& node = std::get<LogicalNotNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::RELU: {
+      const auto& node = std::get<ReluNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SILU: {
+      const auto& node = std::get<SiluNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::GELU: {
+      const auto& node = std::get<GeluNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LEAKY_RELU: {
+      const auto& node = std::get<LeakyReluNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::CLIP: {
+      const auto& node = std::get<ClipNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.min);
+      read(node.max);
+      return uses;
+    }
+    case OpCode::WHERE: {
+      const auto& node = std::get<WhereNode>(instruction.node);
+      read(node.condition);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::AS_TYPE: {
+      const auto& node = std::get<AsTypeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::COPY: {
+      const auto& node = std::get<CopyNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SUM: {
+      const auto& node = std::get<SumNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MEAN: {
+      const auto& node = std::get<MeanNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MAX: {
+      const auto& node = std::get<MaxNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MIN: {
+      const auto& node = std::get<MinNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::PROD: {
+      const auto& node = std::get<ProdNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ANY: {
+      const auto& node = std::get<AnyNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ALL: {
+      const auto& node = std::get<AllNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::VAR: {
+      const auto& node = std::get<VarNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::STD: {
+      const auto& node = std::get<StdNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARG_MAX: {
+      const auto& node = std::get<ArgMaxNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARG_MIN: {
+      const auto& node = std::get<ArgMinNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::CUM_SUM: {
+      const auto& node = std::get<CumSumNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SOFTMAX: {
+      const auto& node = std::get<SoftmaxNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG_SOFTMAX: {
+      const auto& node = std::get<LogSoftmaxNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LINEAR: {
+      const auto& node = std::get<LinearNode>(instruction.node);
+      read(node.x);
+      read(node.weight);
+      write(node.out);
+      read(node.bias);
+      return uses;
+    }
+    case OpCode::ADDMM: {
+      const auto& node = std::get<AddmmNode>(instruction.node);
+      read(node.bias);
+      read(node.mat1);
+      read(node.mat2);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::MATMUL: {
+      const auto& node = std::get<MatmulNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LAYER_NORM: {
+      const auto& node = std::get<LayerNormNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.weight);
+      read(node.bias);
+      write(node.mean_out);
+      write(node.rstd_out);
+      return uses;
+    }
+    case OpCode::RMS_NORM: {
+      const auto& node = std::get<RmsNormNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.weight);
+      return uses;
+    }
+    case OpCode::CONV: {
+      const auto& node = std::get<ConvNode>(instruction.node);
+      read(node.x);
+      read(node.weight);
+      write(node.out);
+      read(node.bias);
+      return uses;
+    }
+    case OpCode::SCALED_DOT_PRODUCT_ATTENTION: {
+      const auto& node = std::get<ScaledDotProductAttentionNode>(instruction.node);
+      read(node.q);
+      read(node.k);
+      read(node.v);
+      write(node.out);
+      read(node.mask);
+      return uses;
+    }
+    case OpCode::RESHAPE: {
+      const auto& node = std::get<ReshapeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.shape);
+      return uses;
+    }
+    case OpCode::TRANSPOSE: {
+      const auto& node = std::get<TransposeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::EXPAND_DIMS: {
+      const auto& node = std::get<ExpandDimsNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SQUEEZE: {
+      const auto& node = std::get<SqueezeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::BROADCAST_TO: {
+      const auto& node = std::get<BroadcastToNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.shape);
+      return uses;
+    }
+    case OpCode::SLICE: {
+      const auto& node = std::get<SliceNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.start);
+      read(node.stop);
+      return uses;
+    }
+    case OpCode::SELECT: {
+      const auto& node = std::get<SelectNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.index);
+      return uses;
+    }
+    case OpCode::CONCATENATE: {
+      const auto& node = std::get<ConcatenateNode>(instruction.node);
+      read(node.inputs);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::STACK: {
+      const auto& node = std::get<StackNode>(instruction.node);
+      read(node.inputs);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SPLIT: {
+      const auto& node = std::get<SplitNode>(instruction.node);
+      read(node.x);
+      write(node.outs);
+      return uses;
+    }
+    case OpCode::TILE: {
+      const auto& node = std::get<TileNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::FLIP: {
+      const auto& node = std::get<FlipNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::PAD: {
+      const auto& node = std::get<PadNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TRIL: {
+      const auto& node = std::get<TrilNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TRIU: {
+      const auto& node = std::get<TriuNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TAKE: {
+      const auto& node = std::get<TakeNode>(instruction.node);
+      read(node.x);
+      read(node.indices);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TAKE_ALONG_AXIS: {
+      const auto& node = std::get<TakeAlongAxisNode>(instruction.node);
+      read(node.x);
+      read(node.indices);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::INDEX: {
+      const auto& node = std::get<IndexNode>(instruction.node);
+      read(node.x);
+      read(node.indices);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SCATTER_ADD: {
+      const auto& node = std::get<ScatterAddNode>(instruction.node);
+      read(node.x);
+      read(node.indices);
+      read(node.updates);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SLICE_UPDATE: {
+      const auto& node = std::get<SliceUpdateNode>(instruction.node);
+      read(node.target);
+      read(node.update);
+      write(node.out);
+      read(node.start);
+      return uses;
+    }
+    case OpCode::ARANGE: {
+      const auto& node = std::get<ArangeNode>(instruction.node);
+      write(node.out);
+      read(node.start);
+      read(node.stop);
+      read(node.step);
+      return uses;
+    }
+    case OpCode::FULL: {
+      const auto& node = std::get<FullNode>(instruction.node);
+      write(node.out);
+      read(node.shape);
+      read(node.value);
+      return uses;
+    }
+    case OpCode::FULL_LIKE: {
+      const auto& node = std::get<FullLikeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SYM_SIZE: {
+      const auto& node = std::get<SymSizeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ITEM: {
+      const auto& node = std::get<ItemNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::INT_BINARY: {
+      const auto& node = std::get<IntBinaryNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::INDEX_PUT: {
+      const auto& node = std::get<IndexPutNode>(instruction.node);
+      read(node.x);
+      read(node.indices);
+      read(node.values);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TAN: {
+      const auto& node = std::get<TanNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SINH: {
+      const auto& node = std::get<SinhNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::COSH: {
+      const auto& node = std::get<CoshNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_SIN: {
+      const auto& node = std::get<ArcSinNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_COS: {
+      const auto& node = std::get<ArcCosNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_TAN: {
+      const auto& node = std::get<ArcTanNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_SINH: {
+      const auto& node = std::get<ArcSinhNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_COSH: {
+      const auto& node = std::get<ArcCoshNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_TANH: {
+      const auto& node = std::get<ArcTanhNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG2: {
+      const auto& node = std::get<Log2Node>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG10: {
+      const auto& node = std::get<Log10Node>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG1P: {
+      const auto& node = std::get<Log1pNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::EXPM1: {
+      const auto& node = std::get<Expm1Node>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SIGN: {
+      const auto& node = std::get<SignNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::TRUNC: {
+      const auto& node = std::get<TruncNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SQUARE: {
+      const auto& node = std::get<SquareNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::IS_NAN: {
+      const auto& node = std::get<IsNanNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::IS_INF: {
+      const auto& node = std::get<IsInfNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::BITWISE_NOT: {
+      const auto& node = std::get<BitwiseNotNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::BITWISE_AND: {
+      const auto& node = std::get<BitwiseAndNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::BITWISE_OR: {
+      const auto& node = std::get<BitwiseOrNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::BITWISE_XOR: {
+      const auto& node = std::get<BitwiseXorNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ARC_TAN2: {
+      const auto& node = std::get<ArcTan2Node>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG_ADD_EXP: {
+      const auto& node = std::get<LogAddExpNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::REMAINDER: {
+      const auto& node = std::get<RemainderNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOG_SUM_EXP: {
+      const auto& node = std::get<LogSumExpNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::CUM_PROD: {
+      const auto& node = std::get<CumProdNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SORT: {
+      const auto& node = std::get<SortNode>(instruction.node);
+      read(node.x);
+      write(node.values_out);
+      write(node.indices_out);
+      return uses;
+    }
+    case OpCode::ROLL: {
+      const auto& node = std::get<RollNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::POOL: {
+      const auto& node = std::get<PoolNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      write(node.indices_out);
+      return uses;
+    }
+    case OpCode::UPSAMPLE: {
+      const auto& node = std::get<UpsampleNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::LOGICAL_XOR: {
+      const auto& node = std::get<LogicalXorNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::COND: {
+      const auto& node = std::get<CondNode>(instruction.node);
+      read(node.pred);
+      read(node.operands);
+      write(node.outs);
+      return uses;
+    }
+    case OpCode::WHILE: {
+      const auto& node = std::get<WhileNode>(instruction.node);
+      read(node.inits);
+      write(node.outs);
+      write(node.pred_out);
+      read(node.operands);
+      return uses;
+    }
+    case OpCode::IS_POS_INF: {
+      const auto& node = std::get<IsPosInfNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::IS_NEG_INF: {
+      const auto& node = std::get<IsNegInfNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::QUANTIZED_LINEAR: {
+      const auto& node = std::get<QuantizedLinearNode>(instruction.node);
+      read(node.x);
+      read(node.w);
+      read(node.scales);
+      read(node.biases);
+      write(node.out);
+      read(node.bias);
+      return uses;
+    }
+    case OpCode::DEQUANTIZE: {
+      const auto& node = std::get<DequantizeNode>(instruction.node);
+      read(node.w);
+      read(node.scales);
+      read(node.biases);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ROPE: {
+      const auto& node = std::get<RopeNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      read(node.offset);
+      read(node.freqs);
+      return uses;
+    }
+  }
+  throw LoadError("no slot uses for op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));
 }
 

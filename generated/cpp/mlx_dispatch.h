@@ -8,6 +8,9 @@
 
 #include <mlx/mlx.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "mlx_delegate/execution_state.h"
 #include "mlx_program.h"
 
@@ -147,5 +150,15 @@ void exec_rope(const RopeNode& node, ExecutionState& state, StreamOrDevice strea
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);
+
+/// The slots an instruction reads and writes (slot fields marked `output` are
+/// written, the others read), for the analyses of the compiled executor.
+struct SlotUses {
+  std::vector<uint32_t> tensor_reads;
+  std::vector<uint32_t> tensor_writes;
+  std::vector<uint32_t> value_reads;
+  std::vector<uint32_t> value_writes;
+};
+SlotUses slot_uses(const Instruction& instruction);
 
 }  // namespace mlxd

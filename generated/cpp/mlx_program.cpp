@@ -2964,6 +2964,7 @@ MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
     out.tensor_meta.reserve(values->size());
     for (auto e : *values) out.tensor_meta.push_back(load_TensorMeta(e));
   }
+  out.compile_chains = fb->compile_chains();
   return out;
 }
 
@@ -4715,6 +4716,8 @@ static void write_json(std::string& out, const MLXGraph& value) {
   write_json(out, value.named_slots);
   out += ",\"tensor_meta\":";
   write_json(out, value.tensor_meta);
+  out += ",\"compile_chains\":";
+  write_json(out, value.compile_chains);
   out += '}';
 }
 

@@ -1041,6 +1041,7 @@ struct MLXGraph {
   std::vector<SlotRef> mutable_buffer_map;
   std::vector<NamedSlot> named_slots;
   std::vector<TensorMeta> tensor_meta;
+  bool compile_chains{};
 };
 
 /// Verifies `size` bytes at `data` as a `MLXGraph` FlatBuffer and loads it.

@@ -12267,7 +12267,8 @@ struct MLXGraph FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
     VT_OUTPUT_MAP = 26,
     VT_MUTABLE_BUFFER_MAP = 28,
     VT_NAMED_SLOTS = 30,
-    VT_TENSOR_META = 32
+    VT_TENSOR_META = 32,
+    VT_COMPILE_CHAINS = 34
   };
   uint32_t version() const {
     return GetField<uint32_t>(VT_VERSION, 1);
@@ -12316,6 +12317,13 @@ struct MLXGraph FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const ::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>> *tensor_meta() const {
     return GetPointer<const ::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>> *>(VT_TENSOR_META);
   }
+  /// Run the chains as compiled functions (MLX fuses their elementwise ops);
+  /// false: instruction by instruction (a debugging switch, the compile spec
+  /// `compile`). The results are the same either way, so a program without
+  /// the field keeps its meaning when compiled.
+  bool compile_chains() const {
+    return GetField<uint8_t>(VT_COMPILE_CHAINS, 1) != 0;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -12343,6 +12351,7 @@ struct MLXGraph FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
            VerifyOffset(verifier, VT_TENSOR_META) &&
            verifier.VerifyVector(tensor_meta()) &&
            verifier.VerifyVectorOfTables(tensor_meta()) &&
+           VerifyField<uint8_t>(verifier, VT_COMPILE_CHAINS, 1) &&
            verifier.EndTable();
   }
 };
@@ -12396,6 +12405,9 @@ struct MLXGraphBuilder {
   void add_tensor_meta(::flatbuffers::Offset<::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>>> tensor_meta) {
     fbb_.AddOffset(MLXGraph::VT_TENSOR_META, tensor_meta);
   }
+  void add_compile_chains(bool compile_chains) {
+    fbb_.AddElement<uint8_t>(MLXGraph::VT_COMPILE_CHAINS, static_cast<uint8_t>(compile_chains), 1);
+  }
   explicit MLXGraphBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -12423,7 +12435,8 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraph(
     ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::SlotRef *>> output_map = 0,
     ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::SlotRef *>> mutable_buffer_map = 0,
     ::flatbuffers::Offset<::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::NamedSlot>>> named_slots = 0,
-    ::flatbuffers::Offset<::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>>> tensor_meta = 0) {
+    ::flatbuffers::Offset<::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>>> tensor_meta = 0,
+    bool compile_chains = true) {
   MLXGraphBuilder builder_(_fbb);
   builder_.add_tensor_meta(tensor_meta);
   builder_.add_named_slots(named_slots);
@@ -12440,6 +12453,7 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraph(
   builder_.add_num_input_tensors(num_input_tensors);
   builder_.add_num_constant_tensors(num_constant_tensors);
   builder_.add_version(version);
+  builder_.add_compile_chains(compile_chains);
   return builder_.Finish();
 }
 
@@ -12459,7 +12473,8 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraphDirect(
     const std::vector<mlxd::ir::SlotRef> *output_map = nullptr,
     const std::vector<mlxd::ir::SlotRef> *mutable_buffer_map = nullptr,
     const std::vector<::flatbuffers::Offset<mlxd::ir::NamedSlot>> *named_slots = nullptr,
-    const std::vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>> *tensor_meta = nullptr) {
+    const std::vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>> *tensor_meta = nullptr,
+    bool compile_chains = true) {
   auto instruction_chains__ = instruction_chains ? _fbb.CreateVector<::flatbuffers::Offset<mlxd::ir::InstructionChain>>(*instruction_chains) : 0;
   auto input_map__ = input_map ? _fbb.CreateVectorOfStructs<mlxd::ir::SlotRef>(*input_map) : 0;
   auto output_map__ = output_map ? _fbb.CreateVectorOfStructs<mlxd::ir::SlotRef>(*output_map) : 0;
@@ -12482,7 +12497,8 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraphDirect(
       output_map__,
       mutable_buffer_map__,
       named_slots__,
-      tensor_meta__);
+      tensor_meta__,
+      compile_chains);
 }
 
 template <bool B>

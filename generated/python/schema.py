@@ -1459,6 +1459,11 @@ class MLXGraph:
     mutable_buffer_map: list[SlotRef] | None = None
     named_slots: list[NamedSlot] | None = None
     tensor_meta: list[TensorMeta] | None = None
+    # Run the chains as compiled functions (MLX fuses their elementwise ops);
+    # false: instruction by instruction (a debugging switch, the compile spec
+    # `compile`). The results are the same either way, so a program without
+    # the field keeps its meaning when compiled.
+    compile_chains: bool = True
 
 
 # What ExecuTorch hands the delegate backend `backend_id` for one method: this
@@ -4589,7 +4594,7 @@ class Builders:
             if obj.tensor_meta is None
             else _offsets(builder, [self.build_TensorMeta(builder, x) for x in obj.tensor_meta])
         )
-        builder.StartObject(15)
+        builder.StartObject(16)
         builder.PrependUint32Slot(0, obj.version, 1)
         builder.PrependUint32Slot(1, obj.num_constant_tensors, 0)
         builder.PrependUint32Slot(2, obj.num_input_tensors, 0)
@@ -4611,6 +4616,7 @@ class Builders:
             builder.PrependUOffsetTRelativeSlot(13, o13, 0)
         if o14 is not None:
             builder.PrependUOffsetTRelativeSlot(14, o14, 0)
+        builder.PrependBoolSlot(15, obj.compile_chains, True)
         return builder.EndObject()
 
     def write_PayloadHeader(self, builder, obj):

@@ -41,7 +41,16 @@ from typing import Any, Optional, Sequence
 import torch
 
 from .._logging import debug
-from .framework import Config, OpTestCase, Outcome, _flatten, all_cases, compare, prepare
+from .framework import (
+    Config,
+    OpTestCase,
+    Outcome,
+    _flatten,
+    all_cases,
+    compare,
+    execute_compiled_and_interpreted,
+    prepare,
+)
 
 Pair = tuple[OpTestCase, Config]
 
@@ -186,11 +195,7 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
 
     pte = edge.to_executorch().buffer
     if execute:
-        import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-        from executorch.runtime import Runtime
-
-        loaded = Runtime.get().load_program(pte)  # the method needs its program alive
-        actual = list(loaded.load_method("forward").execute(list(args)))
+        actual = execute_compiled_and_interpreted(pte, list(args))
         if len(actual) != sum(counts):
             raise _Unattributed(f"{len(actual)} outputs at run time, expected {sum(counts)}")
         start = 0

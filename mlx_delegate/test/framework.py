@@ -2,11 +2,15 @@
 configurations and tolerances per dtype. Each configuration is exported with
 our partitioner, checked for delegation, run through `executorch.runtime` on a
 plugin and compared with PyTorch eager (`run_config`; the runners batch the
-configurations that can share a program: batching.py)."""
+configurations that can share a program: batching.py). Every run also runs the
+program through the interpreter (`execute_compiled_and_interpreted`), whose
+outputs must equal the compiled run's."""
 
 from __future__ import annotations
 
 import operator
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
@@ -105,14 +109,58 @@ def run_config(
     pte = edge.to_executorch().buffer
     if not execute:
         return Outcome(case.name, config.label, True, "exported (not run)")
+    actual = execute_compiled_and_interpreted(pte, list(inputs))
+    problem = compare(case, _flatten(expected), actual)
+    return Outcome(case.name, config.label, problem is None, problem or "")
+
+
+class CompiledMismatch(AssertionError):
+    """The compiled run of a program and its interpreted run disagree."""
+
+
+def execute_compiled_and_interpreted(pte: bytes, args: list, method: str = "forward") -> list:
+    """The outputs of `method` run through `executorch.runtime` with compiled
+    chains (the default), after checking that the interpreter
+    (`MLXD_COMPILE=0`) gives the same ones, bit for bit."""
+    compiled = _execute(pte, args, method)
+    with interpreted():
+        plain = _execute(pte, args, method)
+    for i, (a, b) in enumerate(zip(compiled, plain)):
+        if isinstance(a, torch.Tensor) and not _identical(a, b):
+            diff = (a.double() - b.double()).abs().nan_to_num(0).max().item()
+            raise CompiledMismatch(
+                f"output {i}: compiled and interpreted runs differ (max {diff:.3g})"
+            )
+    return compiled
+
+
+def _identical(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Equal bit for bit, NaNs in the same places."""
+    if a.is_floating_point() and a.dtype == b.dtype and a.shape == b.shape:
+        return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
+    return torch.equal(a, b)
+
+
+@contextmanager
+def interpreted():
+    """Programs loaded meanwhile run instruction by instruction."""
+    before = os.environ.get("MLXD_COMPILE")
+    os.environ["MLXD_COMPILE"] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["MLXD_COMPILE"]
+        else:
+            os.environ["MLXD_COMPILE"] = before
+
+
+def _execute(pte: bytes, args: list, method: str) -> list:
     import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
     from executorch.runtime import Runtime
 
     program = Runtime.get().load_program(pte)  # the method needs its program alive
-    method = program.load_method("forward")
-    actual = method.execute(list(inputs))
-    problem = compare(case, _flatten(expected), list(actual))
-    return Outcome(case.name, config.label, problem is None, problem or "")
+    return list(program.load_method(method).execute(list(args)))
 
 
 def prepare(case: OpTestCase, config: Config) -> tuple[torch.nn.Module, tuple, Any]:

@@ -29,7 +29,7 @@ from typing import Optional
 
 import torch
 
-from .framework import _flatten, compare
+from .framework import _flatten, compare, execute_compiled_and_interpreted
 from .models import ModelCase, all_models, dtype_label
 
 
@@ -96,7 +96,8 @@ def run_model(
         pte = edge.to_executorch().buffer
         result.compile_s = time.perf_counter() - start
         stage = "run"
-        actual, latency = execute(pte, inputs, runs)
+        actual = execute_compiled_and_interpreted(pte, list(inputs))
+        _, latency = execute(pte, inputs, runs) if runs else (None, None)
         result.latency_ms = latency
         result.max_error = max_error(expected, actual)
         problem = compare(case, expected, actual)

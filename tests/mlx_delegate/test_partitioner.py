@@ -293,3 +293,27 @@ def test_a_kept_target_that_cannot_be_lowered_is_decomposed():
     assert "RmsNorm" not in _lowered_ops(pte)
     (got,) = Runtime.get().load_program(pte).load_method("forward").execute([x])
     torch.testing.assert_close(got, fn(x), rtol=1e-4, atol=1e-4)
+
+
+def test_the_compile_spec_switches_compiled_chains_off():
+    from executorch.exir.backend.compile_spec_schema import CompileSpec
+
+    model = Lambda(lambda x: torch.tanh(x) * 2 + 1)
+    x = torch.randn(3, 4)
+    for kwargs, shown in (
+        ({}, "compiled"),
+        ({"compile": True}, "compiled"),
+        ({"compile": False}, "interpreted"),
+    ):
+        pte = (
+            to_edge_transform_and_lower(
+                torch.export.export(model, (x,)), partitioner=[MLXPartitioner(**kwargs)]
+            )
+            .to_executorch()
+            .buffer
+        )
+        ((_, payload, specs, _),) = list(delegates(pte))
+        assert f"  chains run {shown}" in describe(payload, specs)
+    bad = MLXPartitioner([CompileSpec("compile", b"yes")])
+    with pytest.raises(Exception, match="compile spec 'compile' takes b'0' or b'1'"):
+        to_edge_transform_and_lower(torch.export.export(model, (x,)), partitioner=[bad])

@@ -57,12 +57,15 @@ class ExecutionState {
   const mlx::core::array& tensor(Tid t) const;
   bool has_tensor(Tid t) const;
   void set_tensor(Tid t, mlx::core::array a);
+  // Drops a per-call slot's array (a dead temp of a compiled segment).
+  void clear_tensor(Tid t);
   // Constants and mutable buffers, set while loading the program.
   void set_constant(Tid t, mlx::core::array a);
   void set_mutable_buffer(Tid t, mlx::core::array a);
 
   // Value slots.
   const Value& value(Vid v) const;
+  bool has_value(Vid v) const;
   void set_value(Vid v, Value x);
   int64_t int_value(Vid v) const;   // int or bool (a float throws)
   double float_value(Vid v) const;  // any number

@@ -121,6 +121,7 @@ void EValueMarshaller::set_signature(size_t num_inputs, size_t num_outputs) {
 }
 
 et::Error EValueMarshaller::bind(et::Span<et::EValue*> args) {
+  args_ = args;
   inputs_.resize(num_inputs_);
   scalar_in_.resize(num_inputs_);
   for (size_t i = 0; i < num_inputs_; ++i) {
@@ -179,27 +180,36 @@ et::Error EValueMarshaller::bind_output(size_t j, et::EValue* v) {
     out.data = t.mutable_data_ptr();
     out.capacity = out.data == nullptr ? 0 : output_capacity_[j];
     // Dynamic shapes: resize the ExecuTorch tensor to the result before
-    // the backend copies into it. On a mismatch, capacity 0 makes the
-    // backend fail the call; the reason is logged by log_output_errors().
-    out.prepare = [this, &out, v, j](DType dtype, const std::vector<int64_t>& shape,
-                                     size_t nbytes) -> void* {
-      std::string why;
-      if (!fit_output(v->toTensor(), dtype, shape, nbytes, &why)) {
-        output_errors_[j] = why;
-        out.data = nullptr;
-        out.capacity = 0;
-        return nullptr;
-      }
-      return v->toTensor().mutable_data_ptr();
-    };
+    // the backend copies into it (prepare_output). The callable is made once
+    // per program; it reaches this call's tensor through args_.
+    if (!out.prepare) {
+      out.prepare = [this, j](DType dtype, const std::vector<int64_t>& shape, size_t nbytes) {
+        return prepare_output(j, dtype, shape, nbytes);
+      };
+    }
   } else if (v->isInt() || v->isDouble() || v->isBool()) {
     out.data = scalar_out_[j].data();
     out.capacity = 8;
-    out.prepare = nullptr;
+    out.prepare = nullptr;  // the backend writes the cell
   } else {
     return unsupported_argument("output", j, v);
   }
   return et::Error::Ok;
+}
+
+void* EValueMarshaller::prepare_output(size_t j, DType dtype, const std::vector<int64_t>& shape,
+                                       size_t nbytes) {
+  OutputBuffer& out = outputs_[j];
+  executorch::aten::Tensor t = args_[num_inputs_ + j]->toTensor();
+  std::string why;
+  if (!fit_output(t, dtype, shape, nbytes, &why)) {
+    // capacity 0 makes the backend fail the call; log_output_errors() says why.
+    output_errors_[j] = why;
+    out.data = nullptr;
+    out.capacity = 0;
+    return nullptr;
+  }
+  return t.mutable_data_ptr();
 }
 
 void EValueMarshaller::log_output_errors() const {

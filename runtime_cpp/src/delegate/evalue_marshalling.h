@@ -16,7 +16,8 @@ namespace mlxd::delegate {
 
 // One program's argument conversion. Tensors are shared with the plugin
 // without a copy; Int / Double / Bool values travel through scratch cells as
-// rank-0 tensors. Kept per program so that calls reuse its buffers.
+// rank-0 tensors. Kept per program so that calls reuse its buffers: after the
+// first call, a call allocates nothing here.
 class EValueMarshaller {
  public:
   void set_signature(size_t num_inputs, size_t num_outputs);
@@ -43,7 +44,9 @@ class EValueMarshaller {
   executorch::runtime::Error bind_input(size_t i, const executorch::runtime::EValue* v);
   executorch::runtime::Error bind_output(size_t j, executorch::runtime::EValue* v);
   executorch::runtime::Error collect_output(size_t j, executorch::runtime::EValue* v);
+  void* prepare_output(size_t j, DType dtype, const std::vector<int64_t>& shape, size_t nbytes);
 
+  executorch::runtime::Span<executorch::runtime::EValue*> args_;  // of the current call
   size_t num_inputs_ = 0;
   size_t num_outputs_ = 0;
   // Byte capacity of each output tensor's buffer when the plugin writes

@@ -114,6 +114,13 @@ void ExecutionState::set_tensor(Tid t, mx::array a) {
   slot_ref(t) = std::move(a);
 }
 
+void ExecutionState::clear_tensor(Tid t) {
+  if (slot_class(t) == SlotClass::constant) {
+    throw ExecutionError("cannot clear " + describe(t) + ", which is read-only");
+  }
+  slot_ref(t).reset();
+}
+
 void ExecutionState::set_constant(Tid t, mx::array a) {
   if (slot_class(t) != SlotClass::constant) {
     throw LoadError(describe(t) + " is not a constant slot");
@@ -141,6 +148,10 @@ const Value& ExecutionState::value(Vid v) const {
     throw ExecutionError("value slot " + std::to_string(v.idx) + " is read before it is written");
   }
   return values_[v.idx];
+}
+
+bool ExecutionState::has_value(Vid v) const {
+  return v.idx < values_.size() && !std::holds_alternative<std::monostate>(values_[v.idx]);
 }
 
 void ExecutionState::set_value(Vid v, Value x) {

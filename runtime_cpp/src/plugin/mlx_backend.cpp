@@ -72,19 +72,42 @@ mx::array array_from_host(const TensorView& v) {
   if (need > 0 && v.data == nullptr) {
     throw std::invalid_argument("host buffer is NULL");
   }
-  // A private copy handed to MLX (used without a further copy where the
-  // device can read host memory); freed when MLX no longer needs it.
-  void* copy = std::malloc(need > 0 ? need : 1);
-  if (copy == nullptr) throw std::bad_alloc();
-  if (need > 0) std::memcpy(copy, v.data, need);
-  return mx::array(copy, std::move(shape), to_mlx(v.dtype), [](void* p) { std::free(p); });
+  // MLX adopts the caller's buffer where its allocator can
+  // (allocator::make_buffer), else copies it once; MLX 0.32's CPU and CUDA
+  // allocators cannot, so this is the one copy of an input.
+  static char empty = 0;
+  void* data = need > 0 ? const_cast<void*>(v.data) : &empty;
+  return mx::array(data, std::move(shape), to_mlx(v.dtype), [](void*) {});
 }
 
-void array_to_host(const mx::array& in, OutputBuffer& out, mx::StreamOrDevice s) {
-  mx::array a = in;
-  if (!a.flags().row_contiguous) {
-    a = mx::contiguous(a, false, s);
+namespace {
+
+// Copies the elements of evaluated `a` in row-major order to `dst`, reading
+// its strides directly (no contiguous copy first): innermost runs of
+// consecutive elements go by memcpy.
+void copy_row_major(const mx::array& a, char* dst) {
+  size_t item = a.itemsize();
+  const char* src = a.data<char>();
+  if (a.flags().row_contiguous || a.ndim() == 0) {
+    std::memcpy(dst, src, a.nbytes());
+    return;
   }
+  int last = static_cast<int>(a.ndim()) - 1;
+  size_t run = a.strides()[last] == 1 ? a.shape(last) * item : item;
+  int loop_dims = a.strides()[last] == 1 ? last : last + 1;
+  std::vector<int64_t> index(loop_dims, 0);
+  for (size_t written = 0; written < a.nbytes(); written += run) {
+    int64_t offset = 0;
+    for (int d = 0; d < loop_dims; ++d) offset += index[d] * a.strides()[d];
+    std::memcpy(dst + written, src + offset * static_cast<int64_t>(item), run);
+    for (int d = loop_dims - 1; d >= 0 && ++index[d] == a.shape(d); --d) index[d] = 0;
+  }
+}
+
+}  // namespace
+
+void array_to_host(const mx::array& in, OutputBuffer& out) {
+  mx::array a = in;
   a.eval();
   out.dtype = from_mlx(a.dtype());
   out.shape.assign(a.shape().begin(), a.shape().end());
@@ -102,7 +125,7 @@ void array_to_host(const mx::array& in, OutputBuffer& out, mx::StreamOrDevice s)
   }
   if (out.nbytes > 0) {
     if (out.data == nullptr) throw std::invalid_argument("output buffer is NULL");
-    std::memcpy(out.data, a.data<void>(), out.nbytes);
+    copy_row_major(a, static_cast<char*>(out.data));
   }
 }
 
@@ -186,7 +209,7 @@ double MlxBackend::run_builtin(const std::string& op, int device_index,
   }
   mx::synchronize(mx::default_stream(dev));
   double seconds = std::chrono::duration<double>(clock::now() - start).count() / repeat;
-  array_to_host(out, outputs[0], dev);
+  array_to_host(out, outputs[0]);
   return seconds;
 }
 

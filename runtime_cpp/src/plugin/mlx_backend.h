@@ -15,10 +15,10 @@ namespace mlxd::plugin {
 mlx::core::Dtype to_mlx(DType t);
 DType from_mlx(mlx::core::Dtype t);
 
-// Copies a host buffer into a new MLX array (dtype and size checked).
+// An MLX array of a host buffer's contents (dtype and size checked).
 mlx::core::array array_from_host(const TensorView& v);
-// Evaluated array → host buffer (checks capacity; makes it contiguous).
-void array_to_host(const mlx::core::array& a, OutputBuffer& out, mlx::core::StreamOrDevice s);
+// Array → host buffer, row-major (evaluates it; checks the capacity).
+void array_to_host(const mlx::core::array& a, OutputBuffer& out);
 
 // Defined in program.cpp.
 std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name,

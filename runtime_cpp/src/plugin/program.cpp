@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include "../host/host_log.h"
+#include "compiled_chains.h"
 #include "mlx_backend.h"
 #include "mlx_delegate/execution_state.h"
 #include "mlx_delegate/payload_header.h"
@@ -72,6 +74,8 @@ class MlxProgram final : public ProgramHandle {
   void validate() const;
   void check_sub_chains() const;
   void run_chain(uint32_t chain);
+  void run_instructions(uint32_t chain, size_t begin, size_t end);
+  void plan_compiled_chains();
   void bind_input(const SlotRef& ref, const TensorView& view, size_t position);
   void write_output(const SlotRef& ref, OutputBuffer& out, size_t position);
 
@@ -80,6 +84,10 @@ class MlxProgram final : public ProgramHandle {
   int device_index_;
   MLXGraph graph_;
   ExecutionState state_;
+  // With compilation on: each chain's steps, and the segments they run.
+  ChainPlan plan_;
+  std::vector<std::unique_ptr<CompiledSegment>> segments_;
+  std::vector<mx::array> to_eval_;  // reused by every call
   std::mutex mu_;
 };
 
@@ -216,6 +224,12 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
         Tid{t}, mx::zeros(static_shape(meta, "mutable buffer slot " + std::to_string(t)),
                           to_mlx(static_cast<DType>(meta.dtype)), device_));
   }
+  // Op logging shows every op of every call, so it runs the interpreter.
+  if (compile_enabled(graph_) && !op_logging_enabled()) {
+    plan_compiled_chains();
+  } else {
+    log::write(log::Level::info, backend_ + ": the program runs instruction by instruction");
+  }
   if (graph_.init_chain >= 0) {
     state_.reset();
     run_chain(static_cast<uint32_t>(graph_.init_chain));
@@ -227,15 +241,45 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
   if (!persistent.empty()) mx::eval(persistent);
 }
 
+void MlxProgram::plan_compiled_chains() {
+  plan_ = plan_chains(graph_, state_);
+  size_t compiled = 0, total = 0;
+  for (Segment& segment : plan_.segments) {
+    compiled += segment.end - segment.begin;
+    segments_.push_back(std::make_unique<CompiledSegment>(
+        std::move(segment), &state_,
+        [this](uint32_t chain, size_t begin, size_t end) { run_instructions(chain, begin, end); },
+        backend_));
+  }
+  plan_.segments.clear();
+  for (const auto& chain : graph_.instruction_chains) total += chain.instructions.size();
+  log::write(log::Level::info, backend_ + ": " + std::to_string(segments_.size()) +
+                                   " compiled segments hold " + std::to_string(compiled) + " of " +
+                                   std::to_string(total) + " instructions");
+}
+
 void MlxProgram::run_chain(uint32_t chain) {
   if (chain >= graph_.instruction_chains.size()) {
     throw std::runtime_error(backend_ + ": chain " + std::to_string(chain) + " out of range (" +
                              std::to_string(graph_.instruction_chains.size()) + " chains)");
   }
+  if (plan_.steps.empty()) {
+    return run_instructions(chain, 0, graph_.instruction_chains[chain].instructions.size());
+  }
+  for (const ChainStep& step : plan_.steps[chain]) {
+    if (step.segment >= 0) {
+      segments_[step.segment]->run();
+    } else {
+      run_instructions(chain, step.instruction, step.instruction + 1);
+    }
+  }
+}
+
+void MlxProgram::run_instructions(uint32_t chain, size_t begin, size_t end) {
   const auto& instructions = graph_.instruction_chains[chain].instructions;
   bool log_ops = op_logging_enabled();
   mx::StreamOrDevice s = device_;
-  for (size_t i = 0; i < instructions.size(); ++i) {
+  for (size_t i = begin; i < end; ++i) {
     const Instruction& instr = instructions[i];
     try {
       dispatch(instr, state_, s);
@@ -362,7 +406,7 @@ void MlxProgram::write_output(const SlotRef& ref, OutputBuffer& out, size_t posi
     return;
   }
   try {
-    array_to_host(state_.tensor(Tid{ref.idx}), out, device_);
+    array_to_host(state_.tensor(Tid{ref.idx}), out);
   } catch (const std::exception& e) {
     throw std::runtime_error("output " + std::to_string(position) + ": " + e.what());
   }
@@ -384,16 +428,17 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   state_.reset();
   for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
   run_chain(graph_.main_chain);
-  std::vector<mx::array> to_eval;
+  to_eval_.clear();
   for (const auto& r : graph_.output_map) {
-    if (r.kind == ir::SlotKind_Tensor) to_eval.push_back(state_.tensor(Tid{r.idx}));
+    if (r.kind == ir::SlotKind_Tensor) to_eval_.push_back(state_.tensor(Tid{r.idx}));
   }
   uint32_t first_mutable =
       graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
   for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
-    to_eval.push_back(state_.tensor(Tid{first_mutable + i}));
+    to_eval_.push_back(state_.tensor(Tid{first_mutable + i}));
   }
-  mx::eval(to_eval);
+  mx::eval(to_eval_);
+  to_eval_.clear();
   for (size_t i = 0; i < outputs.size(); ++i) write_output(graph_.output_map[i], outputs[i], i);
   state_.reset();  // drop per-call arrays (inputs, temps) now
 }

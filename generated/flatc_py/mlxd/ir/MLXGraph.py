@@ -241,8 +241,19 @@ class MLXGraph(object):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
         return o == 0
 
+    # Run the chains as compiled functions (MLX fuses their elementwise ops);
+    # false: instruction by instruction (a debugging switch, the compile spec
+    # `compile`). The results are the same either way, so a program without
+    # the field keeps its meaning when compiled.
+    # MLXGraph
+    def CompileChains(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return True
+
 def MLXGraphStart(builder):
-    builder.StartObject(15)
+    builder.StartObject(16)
 
 def Start(builder):
     MLXGraphStart(builder)
@@ -372,6 +383,12 @@ def MLXGraphStartTensorMetaVector(builder, numElems):
 
 def StartTensorMetaVector(builder, numElems):
     return MLXGraphStartTensorMetaVector(builder, numElems)
+
+def MLXGraphAddCompileChains(builder, compileChains):
+    builder.PrependBoolSlot(15, compileChains, 1)
+
+def AddCompileChains(builder, compileChains):
+    MLXGraphAddCompileChains(builder, compileChains)
 
 def MLXGraphEnd(builder):
     return builder.EndObject()
