@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import torch
 
@@ -99,7 +99,7 @@ def run_config(
 ) -> Outcome:
     """Exports, checks delegation, and (unless `execute` is false) runs and compares."""
     model, inputs, expected = prepare(case, config)
-    pte, problem = lower(model, inputs, config, device)
+    pte, problem, _ = lower(model, inputs, config, device)
     if problem:
         return Outcome(case.name, config.label, False, problem)
     if not execute:
@@ -159,21 +159,32 @@ def cast_float32(
     return model, inputs
 
 
+class Lowering(NamedTuple):
+    pte: Optional[bytes]  # None when `problem`
+    problem: Optional[str]  # why the lowering does not delegate what the configuration expects
+    calls: int  # calls left in the lowered graph (delegates included): 0 when nothing computes
+
+
 def lower(
     model: torch.nn.Module, inputs: tuple, config: Config, device: Optional[str] = "cpu"
-) -> tuple[Optional[bytes], Optional[str]]:
-    """(the .pte, None), or (None, why) when the lowering does not delegate
-    what the configuration expects."""
+) -> Lowering:
+    """Exports and lowers with MLXPartitioner, checks the delegation, and
+    makes the .pte."""
     from executorch.exir import to_edge_transform_and_lower
 
     from mlx_delegate.partitioner import MLXPartitioner
 
     exported = torch.export.export(model, inputs, dynamic_shapes=config.dynamic_shapes)
     edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
-    problem = check_delegation(edge.exported_program().graph_module, config)
+    graph_module = edge.exported_program().graph_module
+    calls = sum(
+        n.op == "call_function" and n.target is not operator.getitem
+        for n in graph_module.graph.nodes
+    )
+    problem = check_delegation(graph_module, config)
     if problem:
-        return None, problem
-    return edge.to_executorch().buffer, None
+        return Lowering(None, problem, calls)
+    return Lowering(edge.to_executorch().buffer, None, calls)
 
 
 def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Optional[str]:

@@ -11,7 +11,9 @@ worker processes. DIR gets, per ready item, `<dtype>/<suite>/<name>.pte`,
 `.in.bin` (the inputs) and `.expected.bin` (eager's outputs in that dtype),
 and `manifest.jsonl` (manifest.py: every item, n/a and failed ones with their
 reason). Then DIR is packed into DIR.tar.gz, which must stay within 60 MiB
-(one device call carries 64 MiB)."""
+(one device call carries 64 MiB). DIR must be new or empty; --resume keeps
+the ready and n/a items of an earlier export into it and exports the missing
+and failed ones."""
 
 from __future__ import annotations
 
@@ -85,12 +87,14 @@ def export_op(directory: Path, case_name: str, label: str, dtype: str) -> Item:
             return _not_applicable(item, f"PyTorch eager fails in {cast}: {summary(error)}")
         return _failed(item, "eager", summary(error))
     try:
-        pte, problem = lower(model, inputs, config, device=None)
+        lowering = lower(model, inputs, config, device=None)
     except Exception as error:
         return _failed(item, "export", _last_frames(error))
-    if problem:
-        return _failed(item, "export", problem)
-    return _write(directory, item, pte, inputs, _flatten(expected))
+    if lowering.calls == 0 and cast is not None:
+        return _not_applicable(item, f"nothing to compute in {cast} (the op became a no-op)")
+    if lowering.problem:
+        return _failed(item, "export", lowering.problem)
+    return _write(directory, item, lowering.pte, inputs, _flatten(expected))
 
 
 def export_model(directory: Path, name: str, dtype: str) -> Item:
@@ -187,9 +191,8 @@ def export_all(directory: Path, units: list[Unit], dtypes: list[str], jobs: int)
                 progress.done(items)
         return
     context = get_context("spawn")
-    with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_init_worker, max_tasks_per_child=200
-    ) as pool:
+    # No max_tasks_per_child: Python 3.11's pool can hang replacing a worker.
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker) as pool:
         futures = [pool.submit(_guarded, str(directory), u, dtypes) for u in units]
         for future in as_completed(futures):
             items = future.result()
@@ -272,7 +275,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--dtypes", default=",".join(DTYPES), help="default: fp32,bf16,fp16")
     parser.add_argument(
-        "--resume", action="store_true", help="keep DIR's items, export the missing ones"
+        "--resume",
+        action="store_true",
+        help="keep DIR's ready and n/a items, export the missing and failed ones",
     )
     parser.add_argument("--no-archive", dest="archive", action="store_false")
     args = parser.parse_intermixed_args(argv)
@@ -287,7 +292,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"export: {directory} is not empty (--resume continues it)", file=sys.stderr)
         return 2
     directory.mkdir(parents=True, exist_ok=True)
-    done = {i.key for i in read_manifest(directory)}
+    done = {i.key for i in read_manifest(directory) if i.status != FAILED}  # failed: again
     todo = [u for u in units if any(_key(u, d) not in done for d in dtypes)]
     print(
         f"exporting {len(todo)} of {len(units)} units in {', '.join(dtypes)} "
