@@ -43,7 +43,7 @@ def output_problem(i: int, want: Output, got: Output, tolerance: Tolerance) -> O
         rtol, atol = tolerance(want_dtype)
         got32, want32 = got_values.astype(np.float32), want_values.astype(np.float32)
         if not np.allclose(got32, want32, rtol=rtol, atol=atol, equal_nan=True):
-            diff = np.nan_to_num(np.abs(got32 - want32), nan=0.0).max()
+            diff = abs_difference(want32, got32).max()
             return f"output {i}: max abs difference {diff:.3g} over rtol={rtol} atol={atol}"
     elif not np.array_equal(got_values, want_values):
         mismatches = int((got_values != want_values).sum())
@@ -52,11 +52,21 @@ def output_problem(i: int, want: Output, got: Output, tolerance: Tolerance) -> O
 
 
 def max_error(expected: Sequence[Output], actual: Sequence[Output]) -> Optional[float]:
-    """The largest |got - want| over the floating outputs of matching shape
-    (NaN where a difference is NaN)."""
+    """The largest |got - want| over the floating outputs of matching shape."""
     errors = [
-        float(np.abs(g.astype(np.float32) - w.astype(np.float32)).max())
+        float(abs_difference(w.astype(np.float32), g.astype(np.float32)).max())
         for (wd, w), (_, g) in zip(expected, actual)
         if wd in FLOATING and g.shape == w.shape and w.size
     ]
     return max(errors) if errors else None
+
+
+def abs_difference(want: np.ndarray, got: np.ndarray) -> np.ndarray:
+    """|got - want|, 0 where both are the same NaN or infinity, inf where only
+    one is NaN."""
+    with np.errstate(invalid="ignore"):  # inf - inf
+        diff = np.abs(got - want)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    diff[same] = 0
+    diff[np.isnan(diff)] = np.inf
+    return diff
