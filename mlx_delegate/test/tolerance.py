@@ -67,6 +67,5 @@ def abs_difference(want: np.ndarray, got: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # inf - inf
         diff = np.abs(got - want)
     same = (got == want) | (np.isnan(got) & np.isnan(want))
-    diff[same] = 0
-    diff[np.isnan(diff)] = np.inf
-    return diff
+    diff = np.where(same, 0, diff)
+    return np.where(np.isnan(diff), np.inf, diff)
