@@ -7,8 +7,9 @@ NAMES: "ops" or "zoo" (a whole suite), an op test ("add"), one of its
 configurations ("add[same_shape]") or a zoo model ("llama"); default: all.
 Every configuration and model is exported as run_ops and run_models do
 (framework.prepare / lower, run_models.lower_model), in each dtype, by -j
-worker processes. DIR gets, per ready item, `<dtype>/<suite>/<name>.pte`,
-`.in.bin` (the inputs) and `.expected.bin` (eager's outputs in that dtype),
+worker processes. DIR gets, per ready item, `<dtype>/ops/<case>/<label>.pte`
+or `<dtype>/zoo/<model>.pte`, beside it `.in.bin` (the inputs) and
+`.expected.bin` (eager's outputs in that dtype, for exactly those weights),
 and `manifest.jsonl` (manifest.py: every item, n/a and failed ones with their
 reason). Then DIR is packed into DIR.tar.gz, which must stay within 60 MiB
 (one device call carries 64 MiB). DIR must be new or empty; --resume keeps

@@ -374,6 +374,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     except ValueError as error:
         print(f"run: {error}", file=sys.stderr)
         return 2
+    if not args.source.exists():
+        print(
+            f"run: {args.source} does not exist (the suite directory or its .tar.gz)",
+            file=sys.stderr,
+        )
+        return 2
     if not os.access(args.runner, os.X_OK):
         print(f"run: {args.runner} is not an executable (mlxd-run)", file=sys.stderr)
         return 2
