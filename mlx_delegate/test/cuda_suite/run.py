@@ -51,6 +51,7 @@ from .manifest import (
 PASSED = "pass"
 MARKER = re.compile(r"^mlxd-run: job (\d+): ")  # the runner's line before job N
 SUMMARY = re.compile(r"^mlxd-run: \d+ job\(s\), \d+ failed$")  # its last line
+LOG_PREFIX = re.compile(r"^[DIWEF] [\d:.]+ [^ \]]*\] ")  # ExecuTorch's "E 00:00:01.234 file:12] "
 
 
 @dataclass
@@ -179,7 +180,7 @@ def job_logs(text: str) -> dict[int, str]:
             current = int(match.group(1))
             logs[current] = []
         elif current is not None and line.strip() and not SUMMARY.match(line):
-            logs[current].append(line.strip())
+            logs[current].append(LOG_PREFIX.sub("", line.strip()))
     return {n: " | ".join(lines[-6:])[-1500:] for n, lines in logs.items()}
 
 
@@ -189,8 +190,8 @@ def parse_result(line: str, logs: dict[int, str]) -> JobRun:
     if status == "ok":
         return JobRun(True, load_ms=float(fields[2]), run_ms=float(fields[3]))
     message = fields[2] if len(fields) > 2 else "error"
-    log = logs.get(number, "")
-    return JobRun(False, message + (f"; log: {log}" if log else ""))
+    log = logs.get(number, "")  # the delegate's reason, where the runner's is generic
+    return JobRun(False, f"{log} ({message})" if log else message)
 
 
 class Progress:
@@ -216,7 +217,10 @@ class Progress:
 
 
 def run_jobs(jobs: list[Job], runner: BatchRunner, processes: int) -> dict[int, JobRun]:
-    shards = [jobs[k::processes] for k in range(processes)]
+    # Contiguous shards of the sorted jobs: the dtypes of one op share a process,
+    # so kernels a GPU backend compiles at run time are compiled in fewer of them.
+    size = -(-len(jobs) // processes)
+    shards = [jobs[k * size : (k + 1) * size] for k in range(processes)]
     runs: dict[int, JobRun] = {}
     threads = [
         threading.Thread(target=lambda k=k: runs.update(runner.run_shard(k, shards[k])))
@@ -290,6 +294,20 @@ def failure_lines(results: list[Result]) -> list[str]:
         f"FAIL {r.suite} {r.name} [{r.dtype}] ({r.stage}): {_first_line(r.message)}"
         for r in results
         if r.status == FAILED
+    ]
+
+
+def failure_groups(results: list[Result]) -> list[str]:
+    """The failures counted by dtype, stage and message with its numbers
+    blanked, most common first: what many failures share shows at once."""
+    groups = Counter(
+        (r.dtype, r.stage, re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", _first_line(r.message))[:140])
+        for r in results
+        if r.status == FAILED
+    )
+    return [
+        f"failed {count:4d} [{dtype}] ({stage}): {message}"
+        for (dtype, stage, message), count in sorted(groups.items(), key=lambda kv: -kv[1])
     ]
 
 
@@ -410,9 +428,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     results = [by_item.get(i.key) or not_run(i) for i in items]
     seconds = time.monotonic() - start
 
-    print(table(results, dtypes))
-    for line in not_applicable_lines(results) + failure_lines(results):
+    # The table comes last, where a log's tail shows it.
+    for line in not_applicable_lines(results) + failure_lines(results) + failure_groups(results):
         print(line)
+    print(table(results, dtypes))
     failed = sum(r.status == FAILED for r in results)
     print(f"{len(results)} items, {failed} failed; {len(jobs)} jobs ran in {seconds:.1f} s")
     report = {
