@@ -12,9 +12,11 @@ import operator
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import torch
+
+from .tolerance import outputs_problem
 
 DEFAULT_TOLERANCES = {
     torch.float32: (1e-4, 1e-4),
@@ -92,21 +94,18 @@ class Lambda(torch.nn.Module):
         return self.fn(*args, **self.constants)
 
 
+class NotApplicable(Exception):
+    """A configuration that cannot be expressed in the dtype asked for."""
+
+
 def run_config(
     case: OpTestCase, config: Config, device: str = "cpu", execute: bool = True
 ) -> Outcome:
     """Exports, checks delegation, and (unless `execute` is false) runs and compares."""
-    from executorch.exir import to_edge_transform_and_lower
-
-    from mlx_delegate.partitioner import MLXPartitioner
-
     model, inputs, expected = prepare(case, config)
-    exported = torch.export.export(model, inputs, dynamic_shapes=config.dynamic_shapes)
-    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
-    problem = check_delegation(edge.exported_program().graph_module, config)
+    pte, problem, _ = lower(model, inputs, config, device)
     if problem:
         return Outcome(case.name, config.label, False, problem)
-    pte = edge.to_executorch().buffer
     if not execute:
         return Outcome(case.name, config.label, True, "exported (not run)")
     actual = execute_compiled_and_interpreted(pte, list(inputs))
@@ -163,17 +162,77 @@ def _execute(pte: bytes, args: list, method: str) -> list:
     return list(program.load_method(method).execute(list(args)))
 
 
-def prepare(case: OpTestCase, config: Config) -> tuple[torch.nn.Module, tuple, Any]:
+def prepare(
+    case: OpTestCase, config: Config, dtype: Optional[torch.dtype] = None
+) -> tuple[torch.nn.Module, tuple, Any]:
     """The model, inputs and eager outputs of a configuration: the RNG seeded
     before the model is built (factories create parameters), then the inputs
     (from the configuration's own seed), then eager. Batched runs
-    (mlx_delegate/test/batching.py) make them the same way."""
+    (mlx_delegate/test/batching.py) make them the same way. With `dtype`, the
+    float32 inputs, parameters and buffers are cast to it first (cast_float32)."""
     torch.manual_seed(0)
     model = case.model(config).eval()
     inputs = case.inputs(config)
+    if dtype is not None:
+        model, inputs = cast_float32(model, inputs, dtype)
     with torch.no_grad():
         expected = model(*inputs)
     return model, inputs, expected
+
+
+def cast_float32(
+    model: torch.nn.Module, inputs: tuple, dtype: torch.dtype
+) -> tuple[torch.nn.Module, tuple]:
+    """The model and inputs with every float32 tensor (input, parameter,
+    buffer) cast to `dtype`. Other dtypes stay as the configuration wrote
+    them: integers, and floats it chose on purpose (float64, float16...).
+    Raises NotApplicable when there is no float32 tensor to cast."""
+    cast = 0
+
+    def convert(t: torch.Tensor) -> torch.Tensor:
+        nonlocal cast
+        if isinstance(t, torch.Tensor) and t.dtype == torch.float32:
+            cast += 1
+            return t.to(dtype)
+        return t
+
+    if dtype != torch.float32:
+        try:
+            model = model._apply(convert)  # what Module.to does, for float32 tensors only
+        except Exception as error:  # e.g. a quantized tensor subclass that cannot be cast
+            raise NotApplicable(f"the model cannot be cast to {dtype}: {error}") from error
+        inputs = tuple(convert(x) for x in inputs)
+        if not cast:
+            raise NotApplicable("no float32 input, parameter or buffer to cast")
+    return model, inputs
+
+
+class Lowering(NamedTuple):
+    pte: Optional[bytes]  # None when `problem`
+    problem: Optional[str]  # why the lowering does not delegate what the configuration expects
+    calls: int  # calls left in the lowered graph (delegates included): 0 when nothing computes
+
+
+def lower(
+    model: torch.nn.Module, inputs: tuple, config: Config, device: Optional[str] = "cpu"
+) -> Lowering:
+    """Exports and lowers with MLXPartitioner, checks the delegation, and
+    makes the .pte."""
+    from executorch.exir import to_edge_transform_and_lower
+
+    from mlx_delegate.partitioner import MLXPartitioner
+
+    exported = torch.export.export(model, inputs, dynamic_shapes=config.dynamic_shapes)
+    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
+    graph_module = edge.exported_program().graph_module
+    calls = sum(
+        n.op == "call_function" and n.target is not operator.getitem
+        for n in graph_module.graph.nodes
+    )
+    problem = check_delegation(graph_module, config)
+    if problem:
+        return Lowering(None, problem, calls)
+    return Lowering(edge.to_executorch().buffer, None, calls)
 
 
 def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Optional[str]:
@@ -192,22 +251,19 @@ def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Opti
 
 
 def compare(case: OpTestCase, expected: list, actual: list) -> Optional[str]:
-    if len(expected) != len(actual):
-        return f"{len(actual)} outputs, expected {len(expected)}"
-    for i, (want, got) in enumerate(zip(expected, actual)):
-        if tuple(got.shape) != tuple(want.shape):
-            return f"output {i}: shape {tuple(got.shape)}, expected {tuple(want.shape)}"
-        if got.dtype != want.dtype:
-            return f"output {i}: dtype {got.dtype}, expected {want.dtype}"
-        if want.dtype.is_floating_point:
-            rtol, atol = case.tolerance(want.dtype)
-            if not torch.allclose(got.float(), want.float(), rtol=rtol, atol=atol, equal_nan=True):
-                diff = (got.float() - want.float()).abs().nan_to_num(0).max().item()
-                return f"output {i}: max abs difference {diff:.3g} over rtol={rtol} atol={atol}"
-        elif not torch.equal(got, want):
-            mismatches = (got != want).sum().item()
-            return f"output {i}: {mismatches} of {want.numel()} elements differ (exact comparison)"
-    return None
+    """Why the outputs differ from eager (mlx_delegate/test/tolerance.py), or None."""
+    return outputs_problem(
+        [to_output(t) for t in expected],
+        [to_output(t) for t in actual],
+        lambda name: case.tolerance(getattr(torch, name)),
+    )
+
+
+def to_output(t: torch.Tensor) -> tuple:
+    """(dtype name, numpy array) as tolerance.py compares them; floating
+    tensors go through float32 (numpy has no bfloat16)."""
+    name = str(t.dtype).removeprefix("torch.")
+    return name, (t.detach().float() if t.is_floating_point() else t.detach()).cpu().numpy()
 
 
 def _flatten(value) -> list:

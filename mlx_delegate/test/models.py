@@ -25,11 +25,14 @@ from typing import Callable, Optional
 
 import torch
 
-f32, bf16 = torch.float32, torch.bfloat16
+f32, bf16, f16 = torch.float32, torch.bfloat16, torch.float16
 
-# (rtol, atol) per dtype, against PyTorch eager in the same dtype.
+# (rtol, atol) per dtype, against PyTorch eager in the same dtype. float16's is
+# bfloat16's: its rounding is finer, but the LLMs' logits reach ~10, where one
+# float16 step is 8e-3.
 FP32 = (1e-4, 1e-4)
 BF16 = (5e-2, 5e-2)
+FP16 = (5e-2, 5e-2)
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,10 @@ class ModelCase:
     description: str  # the architecture and what it covers
     factory: Callable[[], torch.nn.Module]  # fp32, eval, seeded by the caller
     inputs: Callable[[torch.Generator], tuple]
+    # The dtypes make test and run_models check here (the CUDA suite,
+    # mlx_delegate/test/cuda_suite, runs every model in fp32, bf16 and fp16).
     dtypes: tuple = (f32,)
-    tolerances: dict = field(default_factory=lambda: {f32: FP32, bf16: BF16})
+    tolerances: dict = field(default_factory=lambda: {f32: FP32, bf16: BF16, f16: FP16})
     outside: dict = field(default_factory=dict)  # op name -> why it may run outside
 
     def tolerance(self, dtype: torch.dtype) -> tuple[float, float]:
@@ -152,7 +157,7 @@ LLM = dict(
     max_position_embeddings=64,
     initializer_range=0.1,
 )
-LLM_DTYPES = (f32, bf16)
+LLM_DTYPES = (f32, bf16, f16)
 SEQ = 16
 
 

@@ -1171,7 +1171,7 @@ for _name, _op in (("zeros", torch.zeros), ("ones", torch.ones)):
             C("float16", lambda x, o=_op: x * o((2, 3), dtype=torch.float16), T((2, 3), f16)),
             C(
                 "dynamic",
-                lambda x, o=_op: torch.cat([x, o(x.shape[0], 2)], 1),
+                lambda x, o=_op: torch.cat([x, o(x.shape[0], 2, dtype=x.dtype)], 1),
                 T((3, 4)),
                 dynamic={0: {0: BATCH}},
             ),

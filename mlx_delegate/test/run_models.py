@@ -29,7 +29,8 @@ from typing import Optional
 
 import torch
 
-from .framework import _flatten, compare, execute_compiled_and_interpreted
+from . import tolerance
+from .framework import _flatten, compare, execute_compiled_and_interpreted, to_output
 from .models import ModelCase, all_models, dtype_label
 
 
@@ -48,6 +49,7 @@ class ModelResult:
     xnnpack_note: str = ""
     compile_s: Optional[float] = None
     problems: list = field(default_factory=list)
+    stage: str = ""  # the step running: build, eager, export, lower, to_executorch, run
 
     @property
     def label(self) -> str:
@@ -70,48 +72,73 @@ def run_model(
     (after one warm-up), ours and (with `xnnpack`) XNNPACK's. Exceptions are
     results: the stage and the message go to `problems`."""
     result = ModelResult(case.name, dtype_label(dtype), tolerance=case.tolerance(dtype))
-    stage = "build"
     try:
-        from executorch.exir import to_edge_transform_and_lower
-
-        from mlx_delegate.partitioner import MLXPartitioner
-
-        model, inputs = case.build(dtype)
-        result.params = sum(p.numel() for p in model.parameters())
-        stage = "eager"
-        with torch.no_grad():
-            expected = _flatten(model(*inputs))
-        stage = "export"
-        start = time.perf_counter()
-        exported = torch.export.export(model, inputs, strict=False)
-        for_xnnpack = copy.deepcopy(exported) if xnnpack else None
-        stage = "lower"
-        edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
-        graph_module = edge.exported_program().graph_module
-        result.delegates, result.outside = delegation(graph_module)
-        problem = delegation_problem(result.delegates, result.outside, case.outside)
-        if problem:
-            result.problems.append(problem)
-        stage = "to_executorch"
-        pte = edge.to_executorch().buffer
-        result.compile_s = time.perf_counter() - start
-        stage = "run"
-        actual = execute_compiled_and_interpreted(pte, list(inputs))
-        _, latency = execute(pte, inputs, runs) if runs else (None, None)
+        lowered = lower_model(case, dtype, result, device, keep_export=xnnpack)
+        result.stage = "run"
+        actual = execute_compiled_and_interpreted(lowered.pte, list(lowered.inputs))
+        _, latency = execute(lowered.pte, lowered.inputs, runs) if runs else (None, None)
         result.latency_ms = latency
-        result.max_error = max_error(expected, actual)
-        problem = compare(case, expected, actual)
+        result.max_error = max_error(lowered.expected, actual)
+        problem = compare(case, lowered.expected, actual)
         if problem:
-            result.problems.append(problem + worst(expected, actual))
+            result.problems.append(problem + worst(lowered.expected, actual))
     except Exception as error:  # one model's failure is a result, not the end of the run
-        result.problems.append(f"{stage}: {summary(error)}")
+        result.problems.append(f"{result.stage}: {summary(error)}")
         return result
     if xnnpack:
         try:
-            result.xnnpack_delegates, result.xnnpack_ms = run_xnnpack(for_xnnpack, inputs, runs)
+            result.xnnpack_delegates, result.xnnpack_ms = run_xnnpack(
+                lowered.exported, lowered.inputs, runs
+            )
         except Exception as error:  # reported beside the result, not a failure of ours
             result.xnnpack_note = summary(error)
     return result
+
+
+@dataclass
+class LoweredModel:
+    inputs: tuple
+    expected: list  # eager's outputs, flattened
+    pte: bytes
+    exported: Optional[torch.export.ExportedProgram] = None  # a copy, before our lowering
+
+
+def lower_model(
+    case: ModelCase,
+    dtype: torch.dtype,
+    result: ModelResult,
+    device: Optional[str] = "cpu",
+    keep_export: bool = False,
+) -> LoweredModel:
+    """Builds the model in `dtype`, runs it in eager, exports it
+    (`strict=False`) and lowers it with MLXPartitioner. Records in `result`
+    the parameter count, the delegation (a problem where it is not one
+    delegate with only the allowed ops outside) and the compile time, and
+    keeps `result.stage` at the step running, for the message of an exception."""
+    from executorch.exir import to_edge_transform_and_lower
+
+    from mlx_delegate.partitioner import MLXPartitioner
+
+    result.stage = "build"
+    model, inputs = case.build(dtype)
+    result.params = sum(p.numel() for p in model.parameters())
+    result.stage = "eager"
+    with torch.no_grad():
+        expected = _flatten(model(*inputs))
+    result.stage = "export"
+    start = time.perf_counter()
+    exported = torch.export.export(model, inputs, strict=False)
+    kept = copy.deepcopy(exported) if keep_export else None
+    result.stage = "lower"
+    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
+    result.delegates, result.outside = delegation(edge.exported_program().graph_module)
+    problem = delegation_problem(result.delegates, result.outside, case.outside)
+    if problem:
+        result.problems.append(problem)
+    result.stage = "to_executorch"
+    pte = edge.to_executorch().buffer
+    result.compile_s = time.perf_counter() - start
+    return LoweredModel(inputs, expected, pte, kept)
 
 
 def delegation(graph_module: torch.fx.GraphModule) -> tuple[int, dict]:
@@ -180,12 +207,7 @@ def median_ms(run, runs: int) -> float:
 
 
 def max_error(expected: list, actual: list) -> Optional[float]:
-    errors = [
-        (got.float() - want.float()).abs().max().item()
-        for want, got in zip(expected, actual)
-        if want.is_floating_point() and tuple(got.shape) == tuple(want.shape) and want.numel()
-    ]
-    return max(errors) if errors else None
+    return tolerance.max_error([to_output(t) for t in expected], [to_output(t) for t in actual])
 
 
 def worst(expected: list, actual: list) -> str:

@@ -1,5 +1,5 @@
-"""The C++ runner mlxd-run (no Python, no torch in the process) and the .bin
-tensor format it shares with mlx_delegate.tensor_bin."""
+"""The C++ runner mlxd-run (no Python, no torch in the process), its batch
+mode, and the .bin tensor format it shares with mlx_delegate.tensor_bin."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import torch
 
 import delegate_pte as d
 from mlx_delegate.tensor_bin import DTYPES, TensorFileError, read_tensors, write_tensors
+from mlx_delegate.tensor_bin_format import read_arrays
 
 
 @pytest.fixture(scope="session")
@@ -68,6 +69,36 @@ def test_tensor_bin_round_trip(tmp_path):
             assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
         else:
             assert type(a) is type(b) and a == b
+
+
+def test_tensor_bin_numpy_reader(tmp_path):
+    """tensor_bin_format.read_arrays (no torch) reads what tensor_bin writes;
+    bfloat16 comes widened to float32, exactly."""
+    values = [
+        torch.randn(2, 3).bfloat16(),
+        torch.randn(4, dtype=torch.float16),
+        torch.arange(6, dtype=torch.int64).reshape(3, 2),
+        torch.tensor([True, False]),
+        torch.zeros(0, 2),
+        7,
+        2.5,
+    ]
+    write_tensors(tmp_path / "t.bin", values)
+    back = read_arrays(tmp_path / "t.bin")
+    assert [name for name, _ in back] == [
+        "bfloat16",
+        "float16",
+        "int64",
+        "bool",
+        "float32",
+        "int64",
+        "float64",
+    ]
+    for value, (_, array) in zip(values[:5], back):
+        want = value.float() if value.is_floating_point() else value
+        assert array.shape == tuple(value.shape)
+        assert (array == want.numpy()).all()
+    assert back[5][1] == 7 and back[6][1] == 2.5
 
 
 def test_tensor_bin_layout(tmp_path):
@@ -322,3 +353,69 @@ def test_no_backends_is_an_error(runner, add_model, tmp_path):
     assert_no_crash(proc)
     assert proc.returncode == 1
     assert "no MLX backend plugin loaded" in proc.stderr
+
+
+# --- mlxd-run --batch ------------------------------------------------------------------
+
+
+def write_jobs(path: Path, jobs: list) -> Path:
+    path.write_text(
+        "# model inputs outputs\n\n" + "".join(" ".join(map(str, j)) + "\n" for j in jobs)
+    )
+    return path
+
+
+def test_batch_runs_every_job_and_reports_each(runner, add_model, tmp_path):
+    pairs = [(torch.randn(2, 3), torch.randn(2, 3)) for _ in range(2)]
+    for k, pair in enumerate(pairs):
+        write_tensors(tmp_path / f"in{k}.bin", list(pair))
+    write_tensors(tmp_path / "one.bin", [torch.randn(2, 3)])  # the add takes two
+    jobs = write_jobs(
+        tmp_path / "jobs.txt",
+        [
+            (add_model, tmp_path / "in0.bin", tmp_path / "out0.bin"),
+            (add_model, tmp_path / "one.bin", tmp_path / "bad.bin"),
+            (tmp_path / "missing.pte", tmp_path / "in0.bin", tmp_path / "gone.bin"),
+            (add_model, tmp_path / "in1.bin", tmp_path / "out1.bin"),
+        ],
+    )
+    results = tmp_path / "results.txt"
+    proc = run(runner, "--batch", jobs, "--results", results, "--device", "cpu")
+    assert_no_crash(proc)
+    assert proc.returncode == 1, proc.stderr  # a job failed; the others ran
+    lines = [line.split("\t") for line in results.read_text().splitlines()]
+    assert [line[:2] for line in lines] == [
+        ["0", "ok"],
+        ["1", "error"],
+        ["2", "error"],
+        ["3", "ok"],
+    ]
+    assert float(lines[0][2]) > 0 and float(lines[0][3]) > 0  # load and run ms
+    assert "holds 1 inputs" in lines[1][2]
+    assert "missing.pte" in lines[2][2]
+    for k, (a, b) in enumerate(pairs):
+        torch.testing.assert_close(read_tensors(tmp_path / f"out{k}.bin")[0], a + b)
+    # The log lines of each job follow its marker.
+    stderr = proc.stderr.splitlines()
+    assert [s for s in stderr if s.startswith("mlxd-run: job ")] == [
+        f"mlxd-run: job {k}: {j}"
+        for k, j in enumerate([add_model, add_model, tmp_path / "missing.pte", add_model])
+    ]
+    assert "mlxd-run: 4 job(s), 2 failed" in proc.stderr
+
+
+def test_batch_results_on_stdout_and_usage_errors(runner, add_model, tmp_path):
+    write_tensors(tmp_path / "in.bin", [torch.randn(2, 3), torch.randn(2, 3)])
+    jobs = write_jobs(tmp_path / "jobs.txt", [(add_model, tmp_path / "in.bin", tmp_path / "o.bin")])
+    proc = run(runner, "--batch", jobs, "--warmup", "1", "--repeat", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("0\tok\t")
+
+    proc = run(runner, "--batch", jobs, "--inputs", tmp_path / "in.bin")
+    assert proc.returncode == 2 and "--batch takes no MODEL" in proc.stderr
+    proc = run(runner, add_model, "--inputs", "a", "--outputs", "b", "--results", "r")
+    assert proc.returncode == 2 and "--results needs --batch" in proc.stderr
+
+    (tmp_path / "bad.txt").write_text(f"{add_model} {tmp_path / 'in.bin'}\n")
+    proc = run(runner, "--batch", tmp_path / "bad.txt")
+    assert proc.returncode == 1 and "bad.txt:1: expected 'MODEL.pte IN.bin OUT.bin'" in proc.stderr

@@ -4,9 +4,14 @@
 //   mlxd-run MODEL.pte --inputs in.bin --outputs out.bin
 //            [--device cpu|gpu|gpu:N] [--repeat N] [--warmup N]
 //            [--method forward] [--data weights.ptd] [--quiet]
+//   mlxd-run --batch JOBS.txt [--results RESULTS.txt] [--device ...] [--repeat N]
+//            [--warmup N] [--method forward]
 //
 // Inputs and outputs use the .bin tensor format (tensor_bin.h, README.md).
-// Exit status: 0 on success, 1 on a failed load or run, 2 on a usage error.
+// A batch runs many programs in one process (the plugins load once: CUDA's
+// start-up is paid once, not per program), each exactly as a single run.
+// Exit status: 0 on success, 1 on a failed load or run (in a batch: any job
+// failed), 2 on a usage error.
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor.h>
 #include <executorch/runtime/platform/runtime.h>
@@ -17,7 +22,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -50,12 +57,32 @@ constexpr const char* kUsage =
     "  --warmup N          untimed runs before them (default 0)\n"
     "  --method NAME       method to run (default forward)\n"
     "  --data FILE.ptd     external named data (weights saved outside the .pte)\n"
-    "  --quiet             print nothing but errors\n";
+    "  --quiet             print nothing but errors\n"
+    "\n"
+    "   or: mlxd-run --batch JOBS.txt [--results RESULTS.txt] [--device D]\n"
+    "                [--repeat N] [--warmup N] [--method NAME]\n"
+    "\n"
+    "Runs every job of JOBS.txt (one per line: MODEL.pte IN.bin OUT.bin; blank lines\n"
+    "and lines starting with # are skipped) in this one process, as single runs with\n"
+    "the options given. A failed job does not stop the others. RESULTS.txt (default:\n"
+    "stdout) gets one line per job as it ends, flushed at once (a crash keeps the\n"
+    "lines of the jobs before it), tab-separated:\n"
+    "  N <tab> ok <tab> LOAD_MS <tab> MEDIAN_RUN_MS        job N (from 0) ran\n"
+    "  N <tab> error <tab> MESSAGE                         job N failed\n"
+    "Before job N, stderr gets the line 'mlxd-run: job N: MODEL.pte', so the log\n"
+    "lines that follow belong to that job.\n";
 
-struct Options {
+// One program to run: a single run's, or one line of a batch.
+struct Job {
   std::string model;
   std::string inputs;
   std::string outputs;
+};
+
+struct Options {
+  Job job;
+  std::string batch;    // jobs file: batch mode
+  std::string results;  // batch results file (empty: stdout)
   std::string device;
   std::string method = "forward";
   std::string data;
@@ -90,9 +117,13 @@ Options parse_args(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       std::exit(0);
     } else if (a == "--inputs") {
-      o.inputs = value("--inputs");
+      o.job.inputs = value("--inputs");
     } else if (a == "--outputs") {
-      o.outputs = value("--outputs");
+      o.job.outputs = value("--outputs");
+    } else if (a == "--batch") {
+      o.batch = value("--batch");
+    } else if (a == "--results") {
+      o.results = value("--results");
     } else if (a == "--device") {
       o.device = value("--device");
     } else if (a == "--method") {
@@ -107,15 +138,26 @@ Options parse_args(int argc, char** argv) {
       o.quiet = true;
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option " + a);
-    } else if (o.model.empty()) {
-      o.model = a;
+    } else if (o.job.model.empty()) {
+      o.job.model = a;
     } else {
-      usage_error("more than one model given ('" + o.model + "', '" + a + "')");
+      usage_error("more than one model given ('" + o.job.model + "', '" + a + "')");
     }
   }
-  if (o.model.empty()) usage_error("no model given");
-  if (o.inputs.empty()) usage_error("--inputs is required");
-  if (o.outputs.empty()) usage_error("--outputs is required");
+  if (!o.batch.empty()) {
+    // The jobs file names each job's files; options that name one program's
+    // files would be ambiguous.
+    if (!o.job.model.empty() || !o.job.inputs.empty() || !o.job.outputs.empty() ||
+        !o.data.empty()) {
+      usage_error(
+          "--batch takes no MODEL, --inputs, --outputs or --data (the jobs file names them)");
+    }
+    return o;
+  }
+  if (!o.results.empty()) usage_error("--results needs --batch");
+  if (o.job.model.empty()) usage_error("no model given");
+  if (o.job.inputs.empty()) usage_error("--inputs is required");
+  if (o.job.outputs.empty()) usage_error("--outputs is required");
   return o;
 }
 
@@ -217,31 +259,44 @@ BinTensor from_output(size_t index, const et::EValue& v) {
   return b;
 }
 
-int run(const Options& o) {
-  et::runtime_init();
-  if (mlxd_delegate_registered() != 1) {
-    std::fprintf(stderr, "mlxd-run: the MLX delegate backend is not registered\n");
-    return 1;
-  }
-  std::vector<BinTensor> inputs = mlxd::runner::read_tensor_file(o.inputs);
+// What one run of a job measured, and its outputs.
+struct JobReport {
+  double load_ms = 0;
+  std::vector<double> times_ms;  // the timed runs
+  std::vector<BinTensor> outputs;
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Loads the job's program and method, checks and binds its inputs, runs it
+// (warm-up, then timed runs) and writes the outputs of the last run. Throws
+// std::runtime_error with the reason on any failure. Single runs and batch
+// jobs both come here.
+JobReport run_job(const Job& job, const Options& o) {
+  std::vector<BinTensor> inputs = mlxd::runner::read_tensor_file(job.inputs);
 
   std::unique_ptr<ext::Module> module;
   if (o.data.empty()) {
-    module = std::make_unique<ext::Module>(o.model, ext::Module::LoadMode::Mmap);
+    module = std::make_unique<ext::Module>(job.model, ext::Module::LoadMode::Mmap);
   } else {
-    module = std::make_unique<ext::Module>(o.model, o.data, ext::Module::LoadMode::Mmap);
+    module = std::make_unique<ext::Module>(job.model, o.data, ext::Module::LoadMode::Mmap);
   }
   et::Error err = module->load();
-  if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + o.model, err));
+  if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + job.model, err));
 
+  JobReport report;
   auto t0 = std::chrono::steady_clock::now();
-  mlxd::runner::load_method(*module, o.method, o.device, o.model);
-  double load_ms =
+  mlxd::runner::load_method(*module, o.method, o.device, job.model);
+  report.load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto meta = module->method_meta(o.method);
   if (!meta.ok()) throw std::runtime_error(fail("method_meta", meta.error()));
   if (meta->num_inputs() != inputs.size()) {
-    throw std::runtime_error(o.inputs + " holds " + std::to_string(inputs.size()) +
+    throw std::runtime_error(job.inputs + " holds " + std::to_string(inputs.size()) +
                              " inputs; method '" + o.method + "' takes " +
                              std::to_string(meta->num_inputs()));
   }
@@ -251,7 +306,6 @@ int run(const Options& o) {
     values.push_back(make_input(i, inputs[i], meta.get(), keep));
   }
 
-  std::vector<double> times_ms;
   std::vector<et::EValue> outputs;
   for (int i = 0; i < o.warmup + o.repeat; ++i) {
     auto start = std::chrono::steady_clock::now();
@@ -259,28 +313,89 @@ int run(const Options& o) {
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!result.ok()) throw std::runtime_error(fail("running '" + o.method + "'", result.error()));
-    if (i >= o.warmup) times_ms.push_back(ms);
+    if (i >= o.warmup) report.times_ms.push_back(ms);
     if (i + 1 == o.warmup + o.repeat) outputs = std::move(result.get());
   }
 
-  std::vector<BinTensor> out;
-  for (size_t i = 0; i < outputs.size(); ++i) out.push_back(from_output(i, outputs[i]));
-  mlxd::runner::write_tensor_file(o.outputs, out);
+  for (size_t i = 0; i < outputs.size(); ++i) report.outputs.push_back(from_output(i, outputs[i]));
+  mlxd::runner::write_tensor_file(job.outputs, report.outputs);
+  return report;
+}
 
-  if (!o.quiet) {
-    std::vector<double> sorted = times_ms;
-    std::sort(sorted.begin(), sorted.end());
-    size_t n = sorted.size();
-    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    std::printf("model: %s (method %s, loaded in %.2f ms)\n", o.model.c_str(), o.method.c_str(),
-                load_ms);
-    for (size_t i = 0; i < out.size(); ++i) {
-      std::printf("output %zu: %s\n", i, mlxd::runner::describe(out[i]).c_str());
-    }
-    std::printf("runs: %zu (warm-up %d); latency ms: median %.4f min %.4f max %.4f\n", n, o.warmup,
-                median, sorted.front(), sorted.back());
-    std::printf("wrote %zu output(s) to %s\n", out.size(), o.outputs.c_str());
+void print_report(const Job& job, const Options& o, const JobReport& report) {
+  const auto& times = report.times_ms;
+  std::printf("model: %s (method %s, loaded in %.2f ms)\n", job.model.c_str(), o.method.c_str(),
+              report.load_ms);
+  for (size_t i = 0; i < report.outputs.size(); ++i) {
+    std::printf("output %zu: %s\n", i, mlxd::runner::describe(report.outputs[i]).c_str());
   }
+  std::printf("runs: %zu (warm-up %d); latency ms: median %.4f min %.4f max %.4f\n", times.size(),
+              o.warmup, median(times), *std::min_element(times.begin(), times.end()),
+              *std::max_element(times.begin(), times.end()));
+  std::printf("wrote %zu output(s) to %s\n", report.outputs.size(), job.outputs.c_str());
+}
+
+// The jobs of a jobs file: "MODEL IN OUT" per line, blank and # lines skipped.
+std::vector<Job> read_jobs(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the jobs file");
+  std::vector<Job> jobs;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream words(line);
+    Job job;
+    std::string extra;
+    if (!(words >> job.model) || job.model[0] == '#') continue;
+    if (!(words >> job.inputs >> job.outputs) || (words >> extra)) {
+      throw std::runtime_error(path + ":" + std::to_string(number) +
+                               ": expected 'MODEL.pte IN.bin OUT.bin', got '" + line + "'");
+    }
+    jobs.push_back(job);
+  }
+  return jobs;
+}
+
+// A message on one line of the results file.
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  return text;
+}
+
+int run_batch(const Options& o) {
+  std::vector<Job> jobs = read_jobs(o.batch);
+  FILE* results = stdout;
+  if (!o.results.empty()) {
+    results = std::fopen(o.results.c_str(), "w");
+    if (!results) throw std::runtime_error(o.results + ": cannot open for writing");
+  }
+  size_t failed = 0;
+  for (size_t n = 0; n < jobs.size(); ++n) {
+    std::fprintf(stderr, "mlxd-run: job %zu: %s\n", n, jobs[n].model.c_str());
+    try {
+      JobReport report = run_job(jobs[n], o);
+      std::fprintf(results, "%zu\tok\t%.4f\t%.4f\n", n, report.load_ms, median(report.times_ms));
+    } catch (const std::exception& e) {
+      ++failed;
+      std::fprintf(results, "%zu\terror\t%s\n", n, one_line(e.what()).c_str());
+    }
+    std::fflush(results);  // a later job that crashes the process keeps this line
+  }
+  if (results != stdout) std::fclose(results);
+  std::fprintf(stderr, "mlxd-run: %zu job(s), %zu failed\n", jobs.size(), failed);
+  return failed ? 1 : 0;
+}
+
+int run(const Options& o) {
+  et::runtime_init();
+  if (mlxd_delegate_registered() != 1) {
+    std::fprintf(stderr, "mlxd-run: the MLX delegate backend is not registered\n");
+    return 1;
+  }
+  if (!o.batch.empty()) return run_batch(o);
+  JobReport report = run_job(o.job, o);
+  if (!o.quiet) print_report(o.job, o, report);
   return 0;
 }
 
