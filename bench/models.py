@@ -9,7 +9,7 @@ d=1024 seq 1 (and d=2048 seq 1 on the GPU), and the models of the zoo
 On the CPU (this machine):
     .venv/bin/python bench/models.py [--sizes d256s32,d512s128,d1024s1] [--models NAMES|none]
         [--systems ours,ours-nocompile,xnnpack,portable,eager,mlx,mlx-compiled]
-        [--warmup 3] [--repeat 20] [--max-seconds 2] [--threads N] [--png bench/models_cpu.png]
+        [--warmup 3] [--repeat 15] [--max-seconds 0.5] [--threads N] [--png bench/models_cpu.png]
 - ours: MLXPartitioner, run through executorch.runtime on the best CPU plugin;
 - ours, compile off: the same .pte in a subprocess with MLXD_COMPILE=0 (set before
   the plugin loads the program);
@@ -35,8 +35,10 @@ on the CPU (mlxd-run --device cpu, torch and MLX on the CPU): a test of it here.
 draws the plot of a saved run.
 
 Each number is the median of --repeat timed runs after --warmup untimed ones (fewer,
-but at least 3, when --max-seconds is spent first); the errors are max |y - torch eager
-on the CPU| (fp32; the zoo's bf16 rows against eager bf16).
+but at least 3, once --max-seconds per system are spent). The systems of a row that
+run in this process take turns in 3 rounds (each: one untimed run, then a third of the
+timed runs), so that a burst of load on a shared machine hits them alike. The errors are max |y - torch eager on the CPU| (fp32;
+the zoo's bf16 rows against eager bf16).
 """
 
 from __future__ import annotations
@@ -100,17 +102,42 @@ class Row:
     notes: dict = dataclasses.field(default_factory=dict)  # system -> why there is no number
 
 
-def median_ms(run: Callable[[], object], args) -> tuple[float, int]:
-    for _ in range(args.warmup):
-        run()
-    times, start = [], time.perf_counter()
-    while len(times) < args.repeat:
-        t = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - t)
-        if len(times) >= 3 and time.perf_counter() - start > args.max_seconds:
+ROUNDS = 3
+
+
+def interleaved_ms(runners: dict, args) -> dict:
+    """{system: (median ms, timed runs)}. --warmup untimed runs of each system, then
+    ROUNDS rounds in which each system in turn makes one untimed run (its threads
+    wake up again after the others') and --repeat / ROUNDS timed ones: a burst of
+    load on a shared machine hits every system alike. Fewer rounds (at least 3
+    runs) once --max-seconds per system are spent."""
+    for run in runners.values():
+        for _ in range(args.warmup):
+            run()
+    times = {system: [] for system in runners}
+    start, budget = time.perf_counter(), args.max_seconds * len(runners)
+    burst = max(1, -(-args.repeat // ROUNDS))
+    for round_ in range(ROUNDS):
+        for system, run in runners.items():
+            if round_:
+                run()
+            for _ in range(min(burst, args.repeat - len(times[system]))):
+                t = time.perf_counter()
+                run()
+                times[system].append(time.perf_counter() - t)
+        enough = min((len(t) for t in times.values()), default=3) >= 3
+        if enough and time.perf_counter() - start > budget:
             break
-    return statistics.median(times) * 1e3, len(times)
+    return {system: (statistics.median(t) * 1e3, len(t)) for system, t in times.items()}
+
+
+def median_ms(run: Callable[[], object], args) -> tuple[float, int]:
+    return interleaved_ms({"run": run}, args)["run"]
+
+
+def time_row(row: "Row", runners: dict, args) -> None:
+    for system, timing in interleaved_ms(runners, args).items():
+        record(row, system, timing, row.errors.get(system))
 
 
 def max_error(expected, actual) -> float:
@@ -169,11 +196,12 @@ def load_method(pte: Path):
     return method
 
 
-def executorch_systems(row: Row, exported, inputs: tuple, expected, args, pending: list) -> None:
-    """ours, xnnpack and portable on one export; `pending` collects what the
-    compile-off subprocess times afterwards."""
+def executorch_runners(row: Row, exported, inputs: tuple, expected, args, pending: list) -> dict:
+    """ours, xnnpack and portable on one export, each checked against eager once;
+    `pending` collects what the compile-off subprocess times afterwards."""
     inputs_pt = args.work / f"inputs-{row.name}.pt"
     torch.save(inputs, inputs_pt)
+    runners = {}
     for system in ("ours", "xnnpack", "portable"):
         wanted = system in args.systems or (system == "ours" and "ours-nocompile" in args.systems)
         if not wanted:
@@ -188,21 +216,27 @@ def executorch_systems(row: Row, exported, inputs: tuple, expected, args, pendin
                 continue
             stage = "run"
             method = load_method(pte)
-            actual = method.execute(list(inputs))[0]
-            timing = median_ms(lambda: method.execute(list(inputs)), args)
-            record(row, system, timing, max_error(expected, actual))
-            del method
+            row.errors[system] = max_error(expected, method.execute(list(inputs))[0])
+            runners[system] = lambda method=method: method.execute(list(inputs))
         except Exception as error:  # one system's failure is a result, not the end of the run
             row.notes[system] = f"{stage}: {summary(error)}"
             print(f"  {row.name:24s} {TITLES[system]:18s} failed: {row.notes[system]}", flush=True)
+    return runners
 
 
-def eager_system(row: Row, model, inputs: tuple, args):
+def eager_runner(row: Row, model, inputs: tuple, args) -> tuple[dict, object]:
+    """({"eager": run} or {}, eager's output)."""
     with torch.no_grad():
         expected = model(*inputs)
-        if "eager" in args.systems:
-            record(row, "eager", median_ms(lambda: model(*inputs), args), 0.0)
-    return expected
+
+    def run():
+        with torch.no_grad():
+            return model(*inputs)
+
+    if "eager" not in args.systems:
+        return {}, expected
+    row.errors["eager"] = 0.0
+    return {"eager": run}, expected
 
 
 def cpu_block(name: str, args, pending: list) -> Row:
@@ -210,27 +244,30 @@ def cpu_block(name: str, args, pending: list) -> Row:
     weights = seeded_weights(c, seed=0)
     model, x = torch_block(c, weights), example_input(c)
     row = Row(c.name, c.label, "block", c.params)
-    expected = eager_system(row, model, (x,), args)
+    runners, expected = eager_runner(row, model, (x,), args)
     if {"ours", "ours-nocompile", "xnnpack", "portable"} & set(args.systems):
         exported = torch.export.export(model, (x,), strict=False)
-        executorch_systems(row, exported, (x,), expected, args, pending)
-    mlx_systems(row, c, weights, x.numpy(), expected, args, "cpu")
+        runners.update(executorch_runners(row, exported, (x,), expected, args, pending))
+    runners.update(mlx_runners(row, c, weights, x.numpy(), expected, args, "cpu"))
+    time_row(row, runners, args)
     return row
 
 
-def mlx_systems(row: Row, c: BlockConfig, weights, x: np.ndarray, expected, args, device) -> None:
+def mlx_runners(row: Row, c: BlockConfig, weights, x: np.ndarray, expected, args, device) -> dict:
     if not {"mlx", "mlx-compiled"} & set(args.systems):
-        return
+        return {}
     import mlx.core as mx
 
     from llama_block import mlx_functions, mlx_weights
 
     mx.set_default_device(mx.gpu if device == "gpu" else mx.cpu)
     w, xm = mlx_weights(weights), mx.array(x)
+    runners = {}
     for system, forward in zip(("mlx", "mlx-compiled"), mlx_functions(c)):
         if system in args.systems:
-            actual = np.array(forward(w, xm))
-            record(row, system, median_ms(lambda: mx.eval(forward(w, xm)), args), max_error(expected, actual))  # fmt: skip
+            row.errors[system] = max_error(expected, np.array(forward(w, xm)))
+            runners[system] = lambda forward=forward: mx.eval(forward(w, xm))
+    return runners
 
 
 def cpu_zoo(name: str, dtype: torch.dtype, args, pending: list) -> Row:
@@ -240,12 +277,13 @@ def cpu_zoo(name: str, dtype: torch.dtype, args, pending: list) -> Row:
     model, inputs = case.build(dtype)
     row = Row(f"{name}[{dtype_label(dtype)}]", f"{name} {dtype_label(dtype)}", "zoo", 0)
     row.params = sum(p.numel() for p in model.parameters())
-    expected = eager_system(row, model, inputs, args)
+    runners, expected = eager_runner(row, model, inputs, args)
     if isinstance(expected, (tuple, list)):
         expected = expected[0]
     if {"ours", "ours-nocompile", "xnnpack", "portable"} & set(args.systems):
         exported = torch.export.export(model, inputs, strict=False)
-        executorch_systems(row, exported, inputs, expected.float(), args, pending)
+        runners.update(executorch_runners(row, exported, inputs, expected.float(), args, pending))
+    time_row(row, runners, args)
     return row
 
 
@@ -326,6 +364,7 @@ def run_cpu(args) -> None:
     result = dict(
         title=title,
         context=load,
+        reference="y_eager| (torch eager on this CPU, in the row's dtype)",
         device="cpu",
         systems=systems,
         rows=[dataclasses.asdict(r) for r in rows],
@@ -371,7 +410,7 @@ def cpu_targets(rows: list[Row]) -> list[str]:
 
 
 def settings(args) -> str:
-    return f"median of up to {args.repeat} runs after {args.warmup} warm-up runs (at least 3 runs; fewer than {args.repeat} once {args.max_seconds:g} s are spent)"  # fmt: skip
+    return f"median of up to {args.repeat} runs after {args.warmup} warm-up runs (at least 3; fewer once {args.max_seconds:g} s per system are spent), the systems of a row taking turns in {ROUNDS} rounds"  # fmt: skip
 
 
 # ---- the GPU side: here ---------------------------------------------------------------
@@ -512,6 +551,7 @@ def run_gpu(args) -> None:
     result = dict(
         title=f"{gpu_name(on_gpu)}: torch {torch.__version__}, MLX {mlx_version()}, weights tiled",
         device=args.device,
+        reference="y_eager| (torch eager fp32 on the CPU where DIR was prepared)",
         systems=systems,
         rows=[dataclasses.asdict(r) for r in rows],
         targets=gpu_targets(rows),
@@ -571,7 +611,7 @@ def mlx_worker(args) -> int:
             weights = _load_npz(args.work / f"{name}.weights.npz")
             x = read_float32_bin(args.gpu / f"{name}.x.bin")[0]
             expected = np.load(args.gpu / f"{name}.expected.npy")
-            mlx_systems(row, c, weights, x, expected, args, args.device)
+            time_row(row, mlx_runners(row, c, weights, x, expected, args, args.device), args)
         except Exception as error:  # noqa: BLE001 - reported in the table
             row.notes = {s: summary(error) for s in ("mlx", "mlx-compiled") if s not in row.ms}
         results[name] = dataclasses.asdict(row)
@@ -600,20 +640,24 @@ def _mlxd_run(row, system, args, pte, x_bin, expected, env, on_gpu) -> None:
 
 def _torch_eager(row, c, weights, x, expected, args, device) -> None:
     sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    runners = {}
     for system, dtype in (("eager-fp32", torch.float32), ("eager-bf16", torch.bfloat16)):
         if system not in args.systems:
             continue
         model = torch_block(c, weights).to(device=device, dtype=dtype)
+        model.inv_freq = model.inv_freq.to(torch.float32)  # rope angles in fp32, as llm/ does
         xt = torch.from_numpy(x).to(device=device, dtype=dtype)
 
-        def run():
-            model(xt)
+        def run(model=model, xt=xt):
+            with torch.no_grad():
+                model(xt)
             sync()
 
         with torch.no_grad():
-            actual = model(xt).float().cpu().numpy()
-            record(row, system, median_ms(run, args), max_error(expected, actual))
-        del model, xt
+            row.errors[system] = max_error(expected, model(xt).float().cpu().numpy())
+        runners[system] = run
+    time_row(row, runners, args)
+    runners.clear()
     if device == "cuda":
         torch.cuda.empty_cache()
 
@@ -636,7 +680,7 @@ def mlx_version() -> str:
 def gpu_targets(rows: list[Row]) -> list[str]:
     target = next((r for r in rows if r.name == GPU_TARGET_SIZE), None)
     if target is None or "ours" not in target.ms:
-        return [f"targets: no {GPU_TARGET_SIZE} row with ours in it"]
+        return [f"no {GPU_TARGET_SIZE} row with ours in it"]
     ours, lines = target.ms["ours"], []
     if "mlx-compiled" in target.ms:
         ratio = ours / target.ms["mlx-compiled"]
@@ -685,7 +729,7 @@ def report(result: dict, ratios) -> str:
     lines.append("")
     lines.append(
         f"Latency in ms, {result['settings']}. Ratios are ours' time over the peer's (< 1: ours "
-        "faster). err: max |y - torch eager on the CPU| (fp32; bf16 rows: eager bf16)."
+        f"faster). err: max |y - {result['reference']}."
     )
     for r in result["rows"]:
         for s, note in r["notes"].items():
@@ -757,8 +801,8 @@ def main(argv=None) -> int:
     parser.add_argument("--models", default="all", help="zoo models (llama, llama[bfloat16]), 'all' or 'none'")  # fmt: skip
     parser.add_argument("--systems", default=None, help="comma-separated (default: all of the side's)")  # fmt: skip
     parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--max-seconds", type=float, default=2.0, help="per number (at least 3 runs)")  # fmt: skip
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--max-seconds", type=float, default=0.5, help="per number (at least 3 runs)")  # fmt: skip
     parser.add_argument("--threads", type=int, default=None, help="CPU threads of every system (default: each one's own)")  # fmt: skip
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--png", default=str(HERE / "models_cpu.png"), help="the CPU plot ('' for none)")  # fmt: skip
