@@ -95,7 +95,7 @@ class LlamaBlock(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         c, length = self.c, x.shape[1]
         positions = torch.arange(length, device=x.device)
-        freqs = positions[None, :, None].float() * self.inv_freq.float()
+        freqs = positions[None, :, None].float() * self.inv_freq
         emb = torch.cat((freqs, freqs), dim=-1)
         cos, sin = emb.cos().to(x.dtype).unsqueeze(1), emb.sin().to(x.dtype).unsqueeze(1)
         h = self.attn_norm(x)
