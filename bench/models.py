@@ -9,17 +9,19 @@ d=1024 seq 1 (and d=2048 seq 1 on the GPU), and the models of the zoo
 On the CPU (this machine):
     .venv/bin/python bench/models.py [--sizes d256s32,d512s128,d1024s1] [--models NAMES|none]
         [--systems ours,ours-nocompile,xnnpack,portable,eager,mlx,mlx-compiled]
-        [--warmup 3] [--repeat 15] [--max-seconds 0.5] [--threads N] [--png bench/models_cpu.png]
+        [--warmup 3] [--repeat 10] [--max-seconds 0.5] [--rounds 2] [--threads N] [--png bench/models_cpu.png]
 - ours: MLXPartitioner, run through executorch.runtime on the best CPU plugin;
-- ours, compile off: the same .pte in a subprocess with MLXD_COMPILE=0 (set before
-  the plugin loads the program);
+- ours, compile off: the same .pte with MLXD_COMPILE=0 in the environment of its
+  process (so it is set before the plugin loads the program);
 - xnnpack: the same export lowered with XnnpackPartitioner;
 - portable: the same export lowered with no partitioner (ExecuTorch's own kernels);
 - eager: the module in PyTorch eager;
 - mlx, mlx compiled: the same weights in MLX Python (bench/llama_block.py), plain and
-  through mx.compile (blocks only).
+  through mx.compile (blocks only); its matmuls on the OpenBLAS of our plugin (MLX's
+  Linux wheel ships a reference BLAS).
 --threads N gives every system N threads (torch, ExecuTorch's threadpool, OpenBLAS);
-by default each keeps its own.
+by default each keeps its own. On a shared machine, use --threads 1: a system with two
+threads on two cores stalls at every barrier while something else holds a core.
 
 On the GPU machine (no ExecuTorch Python there): first, here,
     .venv/bin/python bench/models.py --prepare-gpu DIR
@@ -35,10 +37,12 @@ on the CPU (mlxd-run --device cpu, torch and MLX on the CPU): a test of it here.
 draws the plot of a saved run.
 
 Each number is the median of --repeat timed runs after --warmup untimed ones (fewer,
-but at least 3, once --max-seconds per system are spent). The systems of a row that
-run in this process take turns in 3 rounds (each: one untimed run, then a third of the
-timed runs), so that a burst of load on a shared machine hits them alike. The errors are max |y - torch eager on the CPU| (fp32;
-the zoo's bf16 rows against eager bf16).
+but at least 3, once --max-seconds are spent). On the CPU, each system runs in a
+process of its own (after this one has exported and lowered everything), so that no
+other system's threads spin beside it; --rounds passes over the systems (in order,
+then in reverse), and the lower median counts: a burst of load from elsewhere on a
+shared machine has to hit a system twice to show. The errors are max |y - torch eager on the CPU|
+(fp32; the zoo's bf16 rows against eager bf16).
 """
 
 from __future__ import annotations
@@ -102,31 +106,17 @@ class Row:
     notes: dict = dataclasses.field(default_factory=dict)  # system -> why there is no number
 
 
-ROUNDS = 3
-
-
-def interleaved_ms(runners: dict, args) -> dict:
-    """{system: (median ms, timed runs)}. --warmup untimed runs of each system, then
-    ROUNDS rounds in which each system in turn makes one untimed run (its threads
-    wake up again after the others') and --repeat / ROUNDS timed ones: a burst of
-    load on a shared machine hits every system alike. Fewer rounds (at least 3
-    runs) once --max-seconds per system are spent."""
-    for run in runners.values():
-        for _ in range(args.warmup):
-            run()
-    times = {system: [] for system in runners}
-    start, budget = time.perf_counter(), args.max_seconds * len(runners)
-    burst = max(1, -(-args.repeat // ROUNDS))
-    for round_ in range(ROUNDS):
-        for system, run in runners.items():
-            if round_:
-                run()
-            for _ in range(min(burst, args.repeat - len(times[system]))):
-                t = time.perf_counter()
-                run()
-                times[system].append(time.perf_counter() - t)
-        enough = min((len(t) for t in times.values()), default=3) >= 3
-        if enough and time.perf_counter() - start > budget:
+def median_ms(run: Callable[[], object], args) -> tuple[float, int]:
+    """(median ms, timed runs): --warmup untimed runs, then --repeat timed ones, or
+    fewer (at least 3) once --max-seconds are spent."""
+    for _ in range(args.warmup):
+        run()
+    times, start = [], time.perf_counter()
+    while len(times) < args.repeat:
+        t = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t)
+        if len(times) >= 3 and time.perf_counter() - start > args.max_seconds:
             break
     return {system: (statistics.median(t) * 1e3, len(t)) for system, t in times.items()}
 
@@ -140,13 +130,16 @@ def time_row(row: "Row", runners: dict, args) -> None:
         record(row, system, timing, row.errors.get(system))
 
 
+def time_row(row: "Row", runners: dict, args) -> None:
+    for system, run in runners.items():
+        record(row, system, median_ms(run, args), row.errors.get(system))
+
+
 def max_error(expected, actual) -> float:
     def as_float(t) -> torch.Tensor:
-        return (
-            t.float()
-            if isinstance(t, torch.Tensor)
-            else torch.from_numpy(np.asarray(t, np.float32))
-        )
+        if isinstance(t, torch.Tensor):
+            return t.float()
+        return torch.from_numpy(np.asarray(t, np.float32))
 
     return float((as_float(expected) - as_float(actual)).abs().max())
 
@@ -165,6 +158,13 @@ def record(row: Row, system: str, ms_runs: tuple[float, int], error=None) -> Non
 
 
 # ---- the CPU side --------------------------------------------------------------------
+#
+# This process exports and lowers every input and keeps eager's output; then one
+# subprocess per system times every input on that system alone: no other system's
+# threads (torch's OpenMP, XNNPACK's pool, OpenBLAS's) spin beside it, as in a
+# program that uses one of them. ours-nocompile's subprocess has MLXD_COMPILE=0.
+
+EXECUTORCH_SYSTEMS = {"ours": "ours", "ours-nocompile": "ours", "xnnpack": "xnnpack", "portable": "portable"}  # fmt: skip
 
 
 def lower(exported, system: str) -> bytes:
@@ -196,97 +196,6 @@ def load_method(pte: Path):
     return method
 
 
-def executorch_runners(row: Row, exported, inputs: tuple, expected, args, pending: list) -> dict:
-    """ours, xnnpack and portable on one export, each checked against eager once;
-    `pending` collects what the compile-off subprocess times afterwards."""
-    inputs_pt = args.work / f"inputs-{row.name}.pt"
-    torch.save(inputs, inputs_pt)
-    runners = {}
-    for system in ("ours", "xnnpack", "portable"):
-        wanted = system in args.systems or (system == "ours" and "ours-nocompile" in args.systems)
-        if not wanted:
-            continue
-        stage = "lower"
-        try:
-            pte = args.work / f"{system}-{row.name}.pte"
-            pte.write_bytes(lower(exported, system))
-            if system == "ours":
-                pending.append({"name": row.name, "pte": str(pte), "inputs": str(inputs_pt)})
-            if system not in args.systems:
-                continue
-            stage = "run"
-            method = load_method(pte)
-            row.errors[system] = max_error(expected, method.execute(list(inputs))[0])
-            runners[system] = lambda method=method: method.execute(list(inputs))
-        except Exception as error:  # one system's failure is a result, not the end of the run
-            row.notes[system] = f"{stage}: {summary(error)}"
-            print(f"  {row.name:24s} {TITLES[system]:18s} failed: {row.notes[system]}", flush=True)
-    return runners
-
-
-def eager_runner(row: Row, model, inputs: tuple, args) -> tuple[dict, object]:
-    """({"eager": run} or {}, eager's output)."""
-    with torch.no_grad():
-        expected = model(*inputs)
-
-    def run():
-        with torch.no_grad():
-            return model(*inputs)
-
-    if "eager" not in args.systems:
-        return {}, expected
-    row.errors["eager"] = 0.0
-    return {"eager": run}, expected
-
-
-def cpu_block(name: str, args, pending: list) -> Row:
-    c = BlockConfig.parse(name)
-    weights = seeded_weights(c, seed=0)
-    model, x = torch_block(c, weights), example_input(c)
-    row = Row(c.name, c.label, "block", c.params)
-    runners, expected = eager_runner(row, model, (x,), args)
-    if {"ours", "ours-nocompile", "xnnpack", "portable"} & set(args.systems):
-        exported = torch.export.export(model, (x,), strict=False)
-        runners.update(executorch_runners(row, exported, (x,), expected, args, pending))
-    runners.update(mlx_runners(row, c, weights, x.numpy(), expected, args, "cpu"))
-    time_row(row, runners, args)
-    return row
-
-
-def mlx_runners(row: Row, c: BlockConfig, weights, x: np.ndarray, expected, args, device) -> dict:
-    if not {"mlx", "mlx-compiled"} & set(args.systems):
-        return {}
-    import mlx.core as mx
-
-    from llama_block import mlx_functions, mlx_weights
-
-    mx.set_default_device(mx.gpu if device == "gpu" else mx.cpu)
-    w, xm = mlx_weights(weights), mx.array(x)
-    runners = {}
-    for system, forward in zip(("mlx", "mlx-compiled"), mlx_functions(c)):
-        if system in args.systems:
-            row.errors[system] = max_error(expected, np.array(forward(w, xm)))
-            runners[system] = lambda forward=forward: mx.eval(forward(w, xm))
-    return runners
-
-
-def cpu_zoo(name: str, dtype: torch.dtype, args, pending: list) -> Row:
-    from mlx_delegate.test.models import all_models, dtype_label
-
-    case = all_models()[name]
-    model, inputs = case.build(dtype)
-    row = Row(f"{name}[{dtype_label(dtype)}]", f"{name} {dtype_label(dtype)}", "zoo", 0)
-    row.params = sum(p.numel() for p in model.parameters())
-    runners, expected = eager_runner(row, model, inputs, args)
-    if isinstance(expected, (tuple, list)):
-        expected = expected[0]
-    if {"ours", "ours-nocompile", "xnnpack", "portable"} & set(args.systems):
-        exported = torch.export.export(model, inputs, strict=False)
-        runners.update(executorch_runners(row, exported, inputs, expected.float(), args, pending))
-    time_row(row, runners, args)
-    return row
-
-
 def zoo_selection(names: str) -> list[tuple[str, torch.dtype]]:
     if names == "none":
         return []
@@ -295,51 +204,127 @@ def zoo_selection(names: str) -> list[tuple[str, torch.dtype]]:
     return selection([n for n in names.split(",") if n and n != "all"])
 
 
-def time_compile_off(rows: list[Row], pending: list, args) -> None:
-    """Times our .pte files in a subprocess whose environment has MLXD_COMPILE=0
-    (the plugin reads it when it loads a program)."""
-    if "ours-nocompile" not in args.systems or not pending:
+def build(job: dict) -> tuple[torch.nn.Module, tuple]:
+    """The module and inputs of a job: a block from its seed, a zoo model from its case."""
+    if job["kind"] == "block":
+        c = BlockConfig.parse(job["name"])
+        return torch_block(c, seeded_weights(c, seed=0)), (example_input(c),)
+    from mlx_delegate.test.models import all_models
+
+    return all_models()[job["model"]].build(getattr(torch, job["dtype"]))
+
+
+def prepare_job(job: dict, args, notes: dict) -> None:
+    """Exports and lowers one input; saves its inputs and eager's output."""
+    model, inputs = build(job)
+    with torch.no_grad():
+        expected = model(*inputs)
+    if isinstance(expected, (tuple, list)):
+        expected = expected[0]
+    stem = args.work / job["name"]
+    torch.save(inputs, f"{stem}.inputs.pt")
+    torch.save(expected, f"{stem}.expected.pt")
+    job["ptes"] = {}
+    lowered = {EXECUTORCH_SYSTEMS[s] for s in args.systems if s in EXECUTORCH_SYSTEMS}
+    if not lowered:
         return
-    jobs = args.work / "compile-off.json"
-    jobs.write_text(json.dumps(pending))
-    command = [sys.executable, str(Path(__file__).resolve()), "--time-ptes", str(jobs)]
-    command += ["--warmup", str(args.warmup), "--repeat", str(args.repeat)]
-    command += ["--max-seconds", str(args.max_seconds)]
-    command += ["--threads", str(args.threads)] if args.threads else []
-    env = dict(os.environ, MLXD_COMPILE="0")
-    print("ours, compile off (a subprocess with MLXD_COMPILE=0):", flush=True)
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        print(done.stdout + done.stderr[-3000:])
-    results = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {}
-    for row in rows:
-        result = results.get(row.name)
-        if result and "ms" in result:
-            record(row, "ours-nocompile", (result["ms"], result["runs"]))
-        elif any(job["name"] == row.name for job in pending):
-            row.notes["ours-nocompile"] = (result or {}).get("error", "subprocess failed")
+    exported = torch.export.export(model, inputs, strict=False)
+    for system in ("ours", "xnnpack", "portable"):
+        if system in lowered:
+            start = time.perf_counter()
+            try:
+                pte = Path(f"{stem}.{system}.pte")
+                pte.write_bytes(lower(exported, system))
+                job["ptes"][system] = str(pte)
+                print(f"  {job['name']:24s} lowered for {TITLES[system]} in {time.perf_counter() - start:.1f} s", flush=True)  # fmt: skip
+            except Exception as error:  # one system's failure is a result, not the end of the run
+                notes[(job["name"], system)] = f"lower: {summary(error)}"
+                print(f"  {job['name']:24s} {TITLES[system]}: {notes[(job['name'], system)]}", flush=True)  # fmt: skip
 
 
-def time_ptes(jobs_file: Path, args) -> int:
-    """The --time-ptes subprocess: {name: {ms, runs} | {error}} as one JSON line."""
+def runner(system: str, job: dict, inputs: tuple, expected) -> tuple[Callable, float]:
+    """(a zero-argument run of `system` on the job, its max error against eager)."""
+    if system in EXECUTORCH_SYSTEMS:
+        if EXECUTORCH_SYSTEMS[system] not in job["ptes"]:
+            raise RuntimeError("not lowered")
+        method = load_method(Path(job["ptes"][EXECUTORCH_SYSTEMS[system]]))
+        error = max_error(expected, method.execute(list(inputs))[0])
+        return (lambda: method.execute(list(inputs))), error
+    if system == "eager":
+        model, _ = build(job)
+
+        def run():
+            with torch.no_grad():
+                return model(*inputs)
+
+        return run, max_error(expected, run())
+    if system in ("mlx", "mlx-compiled"):
+        if job["kind"] != "block":
+            raise LookupError("MLX Python: blocks only")
+        import mlx.core as mx
+
+        from llama_block import mlx_functions, mlx_weights
+
+        c = BlockConfig.parse(job["name"])
+        w, x = mlx_weights(seeded_weights(c, seed=0)), mx.array(inputs[0].numpy())
+        forward = mlx_functions(c)[system == "mlx-compiled"]
+        return (lambda: mx.eval(forward(w, x))), max_error(expected, np.array(forward(w, x)))
+    raise ValueError(system)
+
+
+def time_system(system: str, jobs_file: Path, args) -> int:
+    """The --time-system subprocess: every job on one system; progress lines, then
+    `RESULT {name: {ms, runs, error} | {note}}`."""
+    if system in ("mlx", "mlx-compiled"):
+        # MLX's Linux wheel multiplies with the reference BLAS it ships; loading our
+        # CPU plugin first binds the libmlx.so they share to the plugin's OpenBLAS,
+        # so MLX Python and ours run on the same BLAS.
+        from mlx_delegate import backends
+
+        backends.load_all()
     results = {}
     for job in json.loads(jobs_file.read_text()):
+        stem = args.work / job["name"]
         try:
-            inputs = torch.load(job["inputs"])
-            method = load_method(Path(job["pte"]))
-            ms, runs = median_ms(lambda: method.execute(list(inputs)), args)
-            results[job["name"]] = {"ms": ms, "runs": runs}
-            del method
+            inputs = torch.load(f"{stem}.inputs.pt")
+            run, error = runner(system, job, inputs, torch.load(f"{stem}.expected.pt"))
+            ms, runs = median_ms(run, args)
+            results[job["name"]] = {"ms": ms, "runs": runs, "error": error}
+            print(f"  {job['name']:24s} {TITLES[system]:18s} {ms:9.3f} ms ({runs} runs)  max err {error:.2e}", flush=True)  # fmt: skip
+            del run
+        except LookupError:
+            pass  # does not apply: "–" in the table
         except Exception as error:  # noqa: BLE001 - reported in the table
-            results[job["name"]] = {"error": summary(error)}
-    print(json.dumps(results))
+            results[job["name"]] = {"note": summary(error)}
+            print(f"  {job['name']:24s} {TITLES[system]:18s} failed: {summary(error)}", flush=True)  # fmt: skip
+    print("RESULT " + json.dumps(results), flush=True)
     return 0
 
 
+def run_system(system: str, jobs_file: Path, args) -> dict:
+    command = [sys.executable, str(Path(__file__).resolve()), "--time-system", system,
+               "--jobs", str(jobs_file), "--work", str(args.work), "--warmup", str(args.warmup),
+               "--repeat", str(args.repeat), "--max-seconds", str(args.max_seconds)]  # fmt: skip
+    command += ["--threads", str(args.threads)] if args.threads else []
+    env = dict(os.environ, MLXD_COMPILE="0") if system == "ours-nocompile" else None
+    print(f"{TITLES[system]} (a process of its own{', MLXD_COMPILE=0' if env else ''}):", flush=True)  # fmt: skip
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    results = None
+    for line in process.stdout:
+        if line.startswith("RESULT "):
+            results = json.loads(line[len("RESULT ") :])
+        elif line.startswith("  "):
+            print(line, end="", flush=True)
+    stderr = process.stderr.read()
+    if process.wait() != 0 or results is None:
+        print(f"  {TITLES[system]} failed (exit {process.returncode}): {stderr.strip()[-1500:]}")
+        return {"*": {"note": f"subprocess exit {process.returncode}"}}
+    return results
+
+
 def set_threads(n: int) -> None:
-    """n threads for torch, XNNPACK (ExecuTorch's threadpool) and OpenBLAS (our
-    plugin's and MLX's BLAS, read when the library loads: before any program);
-    subprocesses inherit the environment."""
+    """n threads for torch, XNNPACK (ExecuTorch's threadpool) and OpenBLAS (read
+    when the library loads: before any program)."""
     os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(n)
     torch.set_num_threads(n)
     from executorch.extension.pybindings import portable_lib
@@ -348,18 +333,44 @@ def set_threads(n: int) -> None:
 
 
 def run_cpu(args) -> None:
-    rows, pending = [], []
     started, load = time.perf_counter(), os.getloadavg()[0]
-    for name in args.sizes:
-        print(f"{BlockConfig.parse(name).label}: (at {time.perf_counter() - started:.0f} s)", flush=True)  # fmt: skip
-        rows.append(cpu_block(name, args, pending))
+    jobs = [dict(name=BlockConfig.parse(s).name, kind="block") for s in args.sizes]
     for name, dtype in zoo_selection(args.models):
-        print(f"{name} {dtype}: (at {time.perf_counter() - started:.0f} s)", flush=True)
-        rows.append(cpu_zoo(name, dtype, args, pending))
-    time_compile_off(rows, pending, args)
+        label = str(dtype).removeprefix("torch.")
+        jobs.append(dict(name=f"{name}[{label}]", kind="zoo", model=name, dtype=label))
+    notes = {}
+    print("export and lower:", flush=True)
+    for job in jobs:
+        prepare_job(job, args, notes)
+    jobs_file = args.work / "jobs.json"
+    jobs_file.write_text(json.dumps(jobs))
+    print(f"(lowered in {time.perf_counter() - started:.0f} s)", flush=True)
+    rows = []
+    for job in jobs:
+        if job["kind"] == "block":
+            c = BlockConfig.parse(job["name"])
+            rows.append(Row(c.name, c.label, "block", c.params))
+        else:
+            model, _ = build(job)
+            params = sum(p.numel() for p in model.parameters())
+            rows.append(Row(job["name"], f"{job['model']} {job['dtype']}", "zoo", params))
+    for round_ in range(args.rounds):  # in order, then in reverse: the lower median counts
+        for system in args.systems if round_ % 2 == 0 else args.systems[::-1]:
+            results = run_system(system, jobs_file, args)
+            for row in rows:
+                got = results.get(row.name) or results.get("*")
+                if (row.name, EXECUTORCH_SYSTEMS.get(system)) in notes:
+                    row.notes[system] = notes[(row.name, EXECUTORCH_SYSTEMS[system])]
+                elif got and "ms" in got:
+                    if got["ms"] < row.ms.get(system, float("inf")):
+                        row.ms[system], row.runs[system] = got["ms"], got["runs"]
+                    row.errors[system] = got["error"]
+                    row.notes.pop(system, None)
+                elif got and system not in row.ms:
+                    row.notes[system] = got["note"]
     load = f"load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
     systems = [s for s in CPU_SYSTEMS if s in args.systems]
-    threads = f"{args.threads} thread(s) each" if args.threads else f"each system's default threads (torch {torch.get_num_threads()})"  # fmt: skip
+    threads = f"{args.threads} thread(s) each" if args.threads else "each system's default threads"
     title = f"CPU: {cpu_name()}, {os.cpu_count()} cores, torch {torch.__version__.split('+')[0]}, {threads}"  # fmt: skip
     result = dict(
         title=title,
@@ -369,7 +380,8 @@ def run_cpu(args) -> None:
         systems=systems,
         rows=[dataclasses.asdict(r) for r in rows],
         targets=cpu_targets(rows),
-        settings=settings(args),
+        settings=settings(args)
+        + f", each system in a process of its own, the lower of {args.rounds} such medians",
     )
     report(result, ratios=(("xnnpack", "ours ÷ XNNPACK"), ("eager", "ours ÷ eager")))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s)")
@@ -410,7 +422,7 @@ def cpu_targets(rows: list[Row]) -> list[str]:
 
 
 def settings(args) -> str:
-    return f"median of up to {args.repeat} runs after {args.warmup} warm-up runs (at least 3; fewer once {args.max_seconds:g} s per system are spent), the systems of a row taking turns in {ROUNDS} rounds"  # fmt: skip
+    return f"median of up to {args.repeat} runs after {args.warmup} warm-up runs (at least 3; fewer once {args.max_seconds:g} s are spent)"  # fmt: skip
 
 
 # ---- the GPU side: here ---------------------------------------------------------------
@@ -600,6 +612,21 @@ def _mlx_subprocess(rows: list[Row], args) -> None:
                 row.notes[system] = (got or {}).get("notes", {}).get(system, f"MLX subprocess exit {done.returncode}")  # fmt: skip
 
 
+def mlx_runners(row: Row, c: BlockConfig, weights, x: np.ndarray, expected, args, device) -> dict:
+    import mlx.core as mx
+
+    from llama_block import mlx_functions, mlx_weights
+
+    mx.set_default_device(mx.gpu if device == "gpu" else mx.cpu)
+    w, xm = mlx_weights(weights), mx.array(x)
+    runners = {}
+    for system, forward in zip(("mlx", "mlx-compiled"), mlx_functions(c)):
+        if system in args.systems:
+            row.errors[system] = max_error(expected, np.array(forward(w, xm)))
+            runners[system] = lambda forward=forward: mx.eval(forward(w, xm))
+    return runners
+
+
 def mlx_worker(args) -> int:
     """The --mlx-worker subprocess of --gpu: MLX on the weights of DIR."""
     sys.meta_path.insert(0, _NoExecuTorch)
@@ -779,7 +806,7 @@ def plot(result: dict, png: Path) -> None:
     ax.set_xlabel("llama-like block (fp32): width, tokens, parameters")
     ax.set_title(result["title"], fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, ncol=2, loc="best")
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
@@ -801,8 +828,9 @@ def main(argv=None) -> int:
     parser.add_argument("--models", default="all", help="zoo models (llama, llama[bfloat16]), 'all' or 'none'")  # fmt: skip
     parser.add_argument("--systems", default=None, help="comma-separated (default: all of the side's)")  # fmt: skip
     parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--max-seconds", type=float, default=0.5, help="per number (at least 3 runs)")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=2, help="CPU: passes over the systems; the lower median counts")  # fmt: skip
     parser.add_argument("--threads", type=int, default=None, help="CPU threads of every system (default: each one's own)")  # fmt: skip
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--png", default=str(HERE / "models_cpu.png"), help="the CPU plot ('' for none)")  # fmt: skip
@@ -813,7 +841,8 @@ def main(argv=None) -> int:
     parser.add_argument("--device", choices=("gpu", "cpu"), default="gpu", help="--gpu: where")
     parser.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "/tmp/out")))
     parser.add_argument("--plot", type=Path, default=None, metavar="JSON", help="draw a saved run into --png")  # fmt: skip
-    parser.add_argument("--time-ptes", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--time-system", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--mlx-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     gpu_side = bool(args.gpu or args.prepare_gpu)
@@ -825,8 +854,8 @@ def main(argv=None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     if args.threads and not args.gpu:
         set_threads(args.threads)
-    if args.time_ptes:
-        return time_ptes(args.time_ptes, args)
+    if args.time_system:
+        return time_system(args.time_system, args.jobs, args)
     if args.mlx_worker:
         return mlx_worker(args)
     if args.plot:
