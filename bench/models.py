@@ -118,16 +118,7 @@ def median_ms(run: Callable[[], object], args) -> tuple[float, int]:
         times.append(time.perf_counter() - t)
         if len(times) >= 3 and time.perf_counter() - start > args.max_seconds:
             break
-    return {system: (statistics.median(t) * 1e3, len(t)) for system, t in times.items()}
-
-
-def median_ms(run: Callable[[], object], args) -> tuple[float, int]:
-    return interleaved_ms({"run": run}, args)["run"]
-
-
-def time_row(row: "Row", runners: dict, args) -> None:
-    for system, timing in interleaved_ms(runners, args).items():
-        record(row, system, timing, row.errors.get(system))
+    return statistics.median(times) * 1e3, len(times)
 
 
 def time_row(row: "Row", runners: dict, args) -> None:
