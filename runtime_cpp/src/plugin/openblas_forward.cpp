@@ -8,10 +8,56 @@
 // RTLD_DEEPBIND, so for the libmlx.so it brings in, these definitions come
 // first in the lookup scope and win over the reference BLAS.
 //
+// A product with one row or one column (M == 1 or N == 1: a decode step's
+// linear layers, a matrix-vector product) goes to gemv instead: OpenBLAS's
+// sgemm packs both operands for blocking even then, and runs such shapes
+// several times slower than its sgemv, which streams the matrix once.
+//
 // LAPACK (used by MLX's linalg routines) is left to MLX's own LAPACK.
 #include <cblas.h>  // scipy_openblas32/include: scipy_cblas_* prototypes
 
 #define MLXD_FORWARD_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+template <typename T>
+using Gemv = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, blasint, blasint, T, const T*,
+                      blasint, const T*, blasint, T, T*, blasint);
+
+// Row-major C[m, n] = alpha * op(A)[m, k] * op(B)[k, n] + beta * C as one gemv
+// when m == 1 or n == 1; false (nothing done) otherwise. With m == 1 the row
+// of C is op(B)^T times the row of op(A); with n == 1 the column of C is
+// op(A) times the column of op(B). A vector's stride is 1 when it lies along
+// its operand's rows in memory, and that operand's leading dimension when it
+// lies across them.
+template <typename T>
+bool gemv_if_vector(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
+                    enum CBLAS_TRANSPOSE trans_b, blasint m, blasint n, blasint k, T alpha,
+                    const T* a, blasint lda, const T* b, blasint ldb, T beta, T* c, blasint ldc) {
+  if (order != CblasRowMajor || k == 0 || (m != 1 && n != 1)) return false;
+  if (beta == T(0)) {
+    // gemm ignores C when beta is 0; gemv may scale it (0 * NaN is NaN), and
+    // MLX hands over fresh, uninitialised memory.
+    const blasint length = m == 1 ? n : m, stride = m == 1 ? 1 : ldc;
+    for (blasint i = 0; i < length; ++i) c[i * stride] = T(0);
+  }
+  const bool a_transposed = trans_a != CblasNoTrans;
+  const bool b_transposed = trans_b != CblasNoTrans;
+  if (m == 1) {
+    // B is stored [k, n] (or [n, k] when transposed): y[n] = B^T a.
+    const blasint rows = b_transposed ? n : k, cols = b_transposed ? k : n;
+    gemv(CblasRowMajor, b_transposed ? CblasNoTrans : CblasTrans, rows, cols, alpha, b, ldb, a,
+         a_transposed ? lda : 1, beta, c, 1);
+  } else {
+    // A is stored [m, k] (or [k, m] when transposed): y[m] = A b.
+    const blasint rows = a_transposed ? k : m, cols = a_transposed ? m : k;
+    gemv(CblasRowMajor, a_transposed ? CblasTrans : CblasNoTrans, rows, cols, alpha, a, lda, b,
+         b_transposed ? 1 : ldb, beta, c, ldc);
+  }
+  return true;
+}
+
+}  // namespace
 
 MLXD_FORWARD_EXPORT void cblas_sgemm(const enum CBLAS_ORDER order,
                                      const enum CBLAS_TRANSPOSE trans_a,
@@ -20,7 +66,9 @@ MLXD_FORWARD_EXPORT void cblas_sgemm(const enum CBLAS_ORDER order,
                                      const float* a, const blasint lda, const float* b,
                                      const blasint ldb, const float beta, float* c,
                                      const blasint ldc) {
-  scipy_cblas_sgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (!gemv_if_vector<float>(scipy_cblas_sgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda,
+                             b, ldb, beta, c, ldc))
+    scipy_cblas_sgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
@@ -30,7 +78,9 @@ MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
                                      const double* a, const blasint lda, const double* b,
                                      const blasint ldb, const double beta, double* c,
                                      const blasint ldc) {
-  scipy_cblas_dgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (!gemv_if_vector<double>(scipy_cblas_dgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda,
+                              b, ldb, beta, c, ldc))
+    scipy_cblas_dgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_cgemm(const enum CBLAS_ORDER order,

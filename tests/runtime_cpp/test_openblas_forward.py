@@ -1,0 +1,80 @@
+"""CBLAS forwarding in libmlx-cpu-openblas (runtime_cpp/src/plugin/openblas_forward.cpp):
+products with one row or one column go to gemv, in every operand layout MLX
+hands over (each operand as stored or as a transposed view), with and without
+an accumulated bias (beta), in float32 and float64; the rest stay gemm."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from test_programs import T, graph
+
+from mlx_delegate.ir import schema as ir
+
+# (m, k, n): one row, one column, both, and a plain gemm beside them.
+SHAPES = [(1, 37, 19), (23, 37, 1), (1, 37, 1), (5, 37, 19)]
+
+
+@pytest.fixture(scope="module")
+def backends(runtime_build, backend_dir):
+    if not (backend_dir / "libmlx-cpu-openblas.so").exists():
+        pytest.skip("built without scipy-openblas32")
+    os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
+    os.environ.pop("MLX_BACKEND_PATH", None)
+    from mlx_delegate import backends as b
+
+    b.load_all()
+    assert b.device("cpu")["backend"]["name"] == "cpu-openblas"
+    return b
+
+
+def product(backends, a, b, a_stored_transposed, b_stored_transposed, bias=None):
+    """a @ b (or bias + a @ b) run by the plugin, each operand handed in as
+    stored: transposed in memory, then transposed back in the program, so that
+    MLX passes a transposed view to gemm."""
+    stored = [a.T.copy() if a_stored_transposed else a, b.T.copy() if b_stored_transposed else b]
+    constants = [] if bias is None else [("bias", bias)]
+    first_input = len(constants)
+    operands, nodes, temp = [], [], first_input + 3
+    for i, transposed in enumerate([a_stored_transposed, b_stored_transposed]):
+        if transposed:
+            nodes.append(ir.TransposeNode(x=T(first_input + i), out=T(temp), perm=[1, 0]))
+            operands.append(T(temp))
+            temp += 1
+        else:
+            operands.append(T(first_input + i))
+    out = T(first_input + 2)
+    if bias is None:
+        nodes.append(ir.MatmulNode(a=operands[0], b=operands[1], out=out))
+    else:
+        nodes.append(ir.AddmmNode(bias=T(0), mat1=operands[0], mat2=operands[1], out=out, beta=0.5))
+    g = graph(
+        nodes,
+        constants=constants,
+        inputs=stored,
+        n_temps=temp - first_input - 3,
+    )
+    program = backends.load_program(ir.encode(g), dict(constants))
+    (result,) = program.run(*stored)
+    return result
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m, k, n", SHAPES)
+def test_products_match_numpy_in_every_layout(backends, m, k, n, dtype):
+    rng = np.random.default_rng(m * 100 + n)
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((k, n)).astype(dtype)
+    bias = rng.standard_normal((m, n)).astype(dtype)
+    tolerance = 1e-5 if dtype == np.float32 else 1e-12
+    for a_transposed in (False, True):
+        for b_transposed in (False, True):
+            layout = f"a{'ᵀ' if a_transposed else ''} b{'ᵀ' if b_transposed else ''}"
+            got = product(backends, a, b, a_transposed, b_transposed)
+            np.testing.assert_allclose(got, a @ b, rtol=tolerance, atol=tolerance, err_msg=layout)
+            got = product(backends, a, b, a_transposed, b_transposed, bias=bias)
+            np.testing.assert_allclose(
+                got, 0.5 * bias + a @ b, rtol=tolerance, atol=tolerance, err_msg=layout
+            )
