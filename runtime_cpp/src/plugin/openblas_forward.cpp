@@ -66,8 +66,8 @@ MLXD_FORWARD_EXPORT void cblas_sgemm(const enum CBLAS_ORDER order,
                                      const float* a, const blasint lda, const float* b,
                                      const blasint ldb, const float beta, float* c,
                                      const blasint ldc) {
-  if (!gemv_if_vector<float>(scipy_cblas_sgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda,
-                             b, ldb, beta, c, ldc))
+  if (!gemv_if_vector<float>(scipy_cblas_sgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                             ldb, beta, c, ldc))
     scipy_cblas_sgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -78,8 +78,8 @@ MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
                                      const double* a, const blasint lda, const double* b,
                                      const blasint ldb, const double beta, double* c,
                                      const blasint ldc) {
-  if (!gemv_if_vector<double>(scipy_cblas_dgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda,
-                              b, ldb, beta, c, ldc))
+  if (!gemv_if_vector<double>(scipy_cblas_dgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                              ldb, beta, c, ldc))
     scipy_cblas_dgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
