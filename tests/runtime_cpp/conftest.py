@@ -1,6 +1,7 @@
 """Fixtures for the C++ runtime tests: build the runtime (and the test-only
 plugins) once per session, and run registry scenarios in fresh processes
-(loaded backends are never unloaded, so each scenario needs its own)."""
+(loaded backends are never unloaded, so each scenario needs its own; those that
+need executorch.runtime are forked from a process that has imported it)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from forkserver import ForkServer
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_DIR = Path(os.environ.get("MLXD_TEST_BUILD_DIR", REPO / "build" / "runtime"))
@@ -50,8 +52,14 @@ def backend_dir(runtime_build: Path) -> Path:
 
 
 class Scenario:
-    def __init__(self, runtime_build: Path):
+    def __init__(self, runtime_build: Path, scratch: Path):
         self.build = runtime_build
+        self.scratch = scratch
+        self.runs = 0
+        # Runs the scenarios that need executorch.runtime (`warm=True`).
+        self.forkserver = ForkServer(
+            ["torch", "executorch.runtime"], self._environment({}), REPO, scratch / "forkserver.log"
+        )
 
     def run(
         self,
@@ -59,9 +67,12 @@ class Scenario:
         backend_path: str | None = None,
         env: dict | None = None,
         check: bool = True,
+        warm: bool = False,
     ):
         """Runs `body` in a fresh Python with `from mlx_delegate import backends`;
-        whatever it assigns to `result` comes back (JSON)."""
+        whatever it assigns to `result` comes back (JSON). `warm`: the process
+        is forked from one that has imported torch and executorch.runtime
+        (forkserver.py), for bodies that need them."""
         code = (
             "import json, sys\n"
             "from mlx_delegate import backends\n"
@@ -69,20 +80,24 @@ class Scenario:
             + textwrap.dedent(body)
             + "\nprint('@@RESULT@@' + json.dumps(result))\n"
         )
-        full_env = {k: v for k, v in os.environ.items() if k != "MLX_BACKEND_PATH"}
-        full_env["MLX_DELEGATE_HOST_LIB"] = str(self.build / "libmlx_delegate_host.so")
-        full_env["PYTHONPATH"] = str(REPO)
+        extra = dict(env or {})
         if backend_path is not None:
-            full_env["MLX_BACKEND_PATH"] = backend_path
-        full_env.update(env or {})
-        proc = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=REPO,
-            env=full_env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+            extra["MLX_BACKEND_PATH"] = backend_path
+        full_env = self._environment(extra)
+        if warm:
+            self.runs += 1
+            proc = self.forkserver.run(
+                code, full_env, REPO, self.scratch / f"run-{self.runs}", timeout=300
+            )
+        else:
+            proc = subprocess.run(
+                [sys.executable, "-c", code],
+                cwd=REPO,
+                env=full_env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
         if check and proc.returncode != 0:
             raise AssertionError(
                 f"scenario failed (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
@@ -93,7 +108,16 @@ class Scenario:
                 result = json.loads(line[len("@@RESULT@@") :])
         return result, proc
 
+    def _environment(self, extra: dict) -> dict:
+        env = {k: v for k, v in os.environ.items() if k != "MLX_BACKEND_PATH"}
+        env["MLX_DELEGATE_HOST_LIB"] = str(self.build / "libmlx_delegate_host.so")
+        env["PYTHONPATH"] = str(REPO)
+        env.update(extra)
+        return env
+
 
 @pytest.fixture(scope="session")
-def scenario(runtime_build: Path) -> Scenario:
-    return Scenario(runtime_build)
+def scenario(runtime_build: Path, tmp_path_factory) -> Scenario:
+    scenario = Scenario(runtime_build, tmp_path_factory.mktemp("scenarios"))
+    yield scenario
+    scenario.forkserver.close()

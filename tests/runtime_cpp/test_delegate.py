@@ -66,14 +66,15 @@ def run_pte(
         f"PTE = {str(pte_path)!r}\nIN = {str(in_path)!r}\nOUT = {str(out_path)!r}\n"
         f"REPEAT = {repeat}\nDATA = {str(data_path) if data_path else None!r}\n" + RUN_PTE
     )
-    result, proc = scenario.run(body, env=env, backend_path=backend_path, check=False)
+    result, proc = scenario.run(body, env=env, backend_path=backend_path, check=False, warm=True)
     assert proc.returncode == 0, f"process died (rc {proc.returncode}):\n{proc.stderr[-4000:]}"
     outputs = read_tensors(out_path) if result and result.get("ok") else None
     return result, outputs, proc
 
 
 def test_backend_registered(scenario, delegate_lib):
-    result, _ = scenario.run("""
+    result, _ = scenario.run(
+        """
         import mlx_delegate.runtime as mr
         from executorch.runtime import Runtime
         rt = Runtime.get()
@@ -83,7 +84,9 @@ def test_backend_registered(scenario, delegate_lib):
             "registered": mr.is_registered(),
             "lib": str(mr.library_path()),
         }
-        """)
+        """,
+        warm=True,
+    )
     assert "MLXDelegateBackend" in result["names"]
     assert result["available"] is True
     assert result["registered"] is True
@@ -203,7 +206,8 @@ def test_malformed_payload_is_rejected(scenario, delegate_lib, tmp_path, name):
 def test_check_payload_api(scenario, delegate_lib):
     cases = {name: payload.hex() for name, payload in d.malformed_payloads().items()}
     good = d.payload(d.binary_graph(d.S.AddNode, (2, 3))).hex()
-    result, _ = scenario.run(f"""
+    result, _ = scenario.run(
+        f"""
         import mlx_delegate.runtime as mr
         cases = {json.dumps(cases)}
         result = {{"verifies": mr.verifies_flatbuffer()}}
@@ -214,7 +218,9 @@ def test_check_payload_api(scenario, delegate_lib):
                 result[name] = "accepted"
             except ValueError as e:
                 result[name] = str(e)
-        """)
+        """,
+        warm=True,
+    )
     assert result.pop("verifies") is True
     for name, message in result.items():
         assert message != "accepted", name
@@ -225,7 +231,8 @@ def test_check_payload_api(scenario, delegate_lib):
 
 
 def test_set_device_validates(scenario, delegate_lib):
-    result, _ = scenario.run("""
+    result, _ = scenario.run(
+        """
         import mlx_delegate.runtime as mr
         mr.set_device("cpu")
         mr.set_device(None)
@@ -234,7 +241,9 @@ def test_set_device_validates(scenario, delegate_lib):
             result = "accepted"
         except ValueError as e:
             result = str(e)
-        """)
+        """,
+        warm=True,
+    )
     assert "bad device" in result
 
 
