@@ -48,6 +48,7 @@ from .framework import (
     _flatten,
     all_cases,
     compare,
+    crosschecked,
     execute_compiled_and_interpreted,
     prepare,
 )
@@ -195,7 +196,8 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
 
     pte = edge.to_executorch().buffer
     if execute:
-        actual = execute_compiled_and_interpreted(pte, list(args))
+        label = "+".join(_name(members[p[0]]) for p in prepared)
+        actual = execute_compiled_and_interpreted(pte, list(args), crosscheck=crosschecked(label))
         if len(actual) != sum(counts):
             raise _Unattributed(f"{len(actual)} outputs at run time, expected {sum(counts)}")
         start = 0

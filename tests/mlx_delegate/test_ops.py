@@ -7,10 +7,17 @@ A configuration the batch does not show passing runs alone, in its own test,
 exactly as without batching, so a failure is reported against it. Under
 pytest-xdist, tests/conftest.py sends each batch to one worker."""
 
+import os
+
 import pytest
 
 from mlx_delegate.test.batching import plan, registered_pairs, run_batch
-from mlx_delegate.test.framework import run_config
+from mlx_delegate.test.framework import CROSSCHECK_EVERY, run_config
+
+# Every program runs compiled (the default path) against eager; one in four is
+# also run through the interpreter and must give the same bits. The full check,
+# every program: python -m mlx_delegate.test.run_ops.
+os.environ.setdefault(CROSSCHECK_EVERY, "4")
 
 CASES = registered_pairs()
 # (case name, label) -> its batch (list of pairs), for configurations in batches.
