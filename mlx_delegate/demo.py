@@ -17,6 +17,8 @@ from pathlib import Path
 
 import torch
 
+from . import _quiet
+
 
 def delegated_share(edge_program) -> tuple[int, int]:
     """(ops inside MLX delegates, all ops) of the lowered edge program."""
@@ -61,6 +63,7 @@ def plugin_description(device: str | None) -> str:
 
 
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.demo")
     parser.add_argument("--device", default=None, help="cpu, gpu or gpu:N (default: the best)")
     parser.add_argument("--out", type=Path, default=Path("build/demo/transformer.pte"))

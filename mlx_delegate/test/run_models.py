@@ -29,6 +29,7 @@ from typing import Optional
 
 import torch
 
+from .. import _quiet
 from . import tolerance
 from .framework import _flatten, compare, execute_compiled_and_interpreted, to_output
 from .models import ModelCase, all_models, dtype_label
@@ -317,6 +318,7 @@ def _ms(value: Optional[float]) -> str:
 
 
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_models")
     parser.add_argument(
         "names", nargs="*", help="models to run, or one dtype: llama[bfloat16] (default: all)"
@@ -346,7 +348,9 @@ def main(argv=None) -> int:
     names, dtypes = zip(*work)
     n = len(work)
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
+        with ProcessPoolExecutor(
+            args.jobs, mp_context=get_context("spawn"), initializer=_quiet.install
+        ) as pool:
             results = list(pool.map(run_one, names, dtypes, [args.runs] * n, [args.xnnpack] * n))
     else:
         results = []

@@ -16,6 +16,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
+from .. import _quiet
 from .batching import plan, run_batch
 from .framework import Outcome, all_cases, run_config
 
@@ -49,6 +50,7 @@ def run_unit(unit: list[tuple[str, str]], device: str, execute: bool = True) -> 
 
 
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_ops")
     parser.add_argument("names", nargs="*", help="op tests to run (default: all)")
     parser.add_argument("-j", "--jobs", type=int, default=1)
@@ -79,7 +81,9 @@ def main(argv=None) -> int:
     units.sort(key=len, reverse=True)  # batches first: the workers finish together
     execute = not args.export_only
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
+        with ProcessPoolExecutor(
+            args.jobs, mp_context=get_context("spawn"), initializer=_quiet.install
+        ) as pool:
             results = list(
                 pool.map(run_unit, units, [args.device] * len(units), [execute] * len(units))
             )
