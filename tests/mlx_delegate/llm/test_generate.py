@@ -27,7 +27,8 @@ def _cli(*args: str) -> str:
         [sys.executable, "-m", "mlx_delegate.llm", *args], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    # Only our lines: torchao, torch.export and pytree noise is filtered (mlx_delegate/_quiet.py).
+    # Only our lines: torchao, torch.export and pytree noise is filtered (mlx_delegate/_quiet.py)
+    # and the export's progress bar is off when stderr is not a terminal.
     assert done.stderr == "", done.stderr[-3000:]
     return done.stdout
 
