@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_import_mlx_delegate_imports_neither_torch_nor_executorch():
     code = (
-        "import sys, mlx_delegate\n"
+        "import sys, mlx_delegate, mlx_delegate.__main__\n"
         "print(sorted(m for m in ('torch', 'executorch', 'torchao') if m in sys.modules))"
     )
     done = subprocess.run(

@@ -1,7 +1,7 @@
 """The third-party lines our commands drop, and nothing else (mlx_delegate/_quiet.py).
 
-The lines as the libraries print them; a command's stderr is checked end to end in
-llm/test_generate.py (`python -m mlx_delegate.llm export`)."""
+The lines as the libraries print them; the commands' stderr is checked end to end in
+test_main.py (`python -m mlx_delegate inspect`) and llm/test_generate.py (`llm export`)."""
 
 from __future__ import annotations
 
