@@ -1,16 +1,24 @@
 """The backend registry of the mlx-delegate host, from Python.
 
     from mlx_delegate import backends
-    backends.load_all()                       # every group's best variant
-    backends.load_all(allowed=["cpu-*"], blocked=["cuda"])
-    backends.load("/path/libmlx-cpu.so")
     for b in backends.list(): print(b.name, b.score, b.device_type, b.device_count)
     for c in backends.report(): print(c.path, c.status, c.reason, c.message)
+
+    backends.load_all(allowed=["cpu-*"], blocked=["cuda"])   # or choose, before any query
+    backends.load("/path/libmlx-cpu.so")
 
 Backend plugins are `libmlx-{name}[-{variant}].so`, searched in
 `$MLX_BACKEND_PATH` (colon-separated) when set, otherwise in the compile-time
 backend folder and `backends/` next to the host library. Loaded backends are
 never unloaded: a process that needs another selection starts afresh.
+
+The queries (list, report, is_available, device_count, device, memory,
+run_builtin_f32, load_program) load the plugins on first use, as `load_all()`
+with no filter does, unless this process has already chosen what to load:
+any call of load_all, load or load_best, whether it loaded something or not,
+is that choice, and the queries then answer about it alone. search_paths and
+host_info load nothing. (The ExecuTorch delegate's first program loads them
+the same way, unless some backend is loaded already.)
 """
 
 from __future__ import annotations
@@ -78,8 +86,23 @@ class Candidate:
     score: int  # -1 when it was never asked
 
 
+_chosen = False  # whether this process chose its backends (see the module docstring)
+
+
 def _lib():
     return _native.host_library()
+
+
+def _choose() -> None:
+    global _chosen
+    _chosen = True
+
+
+def _loaded():
+    """The host library, after loading every group's best unless the process chose already."""
+    if not _chosen:
+        load_all()
+    return _lib()
 
 
 def _check(rc: int) -> int:
@@ -113,6 +136,7 @@ def load_all(
     """
     if isinstance(allowed, str) or isinstance(blocked, str):
         raise TypeError("allowed and blocked take lists of glob patterns, not a string")
+    _choose()
     a, na = _c_strings(allowed)
     b, nb = _c_strings(blocked)
     if custom is None:
@@ -136,18 +160,21 @@ def load_all(
 
 def load(path: str) -> None:
     """Loads one backend plugin from an explicit path (raises BackendError on failure)."""
+    _choose()
     _check(_lib().mlxd_load(str(path).encode()))
 
 
 def load_best(name: str) -> None:
     """Loads the best-scoring variant of the backend group `name`."""
+    _choose()
     _check(_lib().mlxd_load_best(name.encode()))
 
 
 def list() -> _list[Backend]:  # noqa: A001 - the design's name
-    """Loaded backends, by device type then global device index."""
+    """Loaded backends, by device type then global device index; the first query loads
+    every group's best unless the process chose what to load (see the module docstring)."""
     out = []
-    for b in _json(_lib().mlxd_backends_json()):
+    for b in _json(_loaded().mlxd_backends_json()):
         out.append(
             Backend(
                 name=b["name"],
@@ -166,7 +193,7 @@ def list() -> _list[Backend]:  # noqa: A001 - the design's name
 
 def report() -> _list[Candidate]:
     """Every candidate seen so far, loaded or skipped, with the reason."""
-    return [Candidate(**c) for c in _json(_lib().mlxd_report_json())]
+    return [Candidate(**c) for c in _json(_loaded().mlxd_report_json())]
 
 
 def search_paths() -> _list[str]:
@@ -180,11 +207,11 @@ def _type_code(device_type: str) -> int:
 
 
 def is_available(device_type: str) -> bool:
-    return bool(_check(_lib().mlxd_is_available(_type_code(device_type))))
+    return bool(_check(_loaded().mlxd_is_available(_type_code(device_type))))
 
 
 def device_count(device_type: str) -> int:
-    return _check(_lib().mlxd_device_count(_type_code(device_type)))
+    return _check(_loaded().mlxd_device_count(_type_code(device_type)))
 
 
 def device(spec: str) -> dict:
@@ -192,7 +219,7 @@ def device(spec: str) -> dict:
 
     Raises BackendError (e.g. "no CPU backend loaded ...") when no backend owns it.
     """
-    return _json(_lib().mlxd_resolve_device_json(spec.encode()))
+    return _json(_loaded().mlxd_resolve_device_json(spec.encode()))
 
 
 def memory(function: str, device: str | None = None, value: int = 0) -> int:
@@ -203,7 +230,7 @@ def memory(function: str, device: str | None = None, value: int = 0) -> int:
     """
     result = ctypes.c_uint64(0)
     _check(
-        _lib().mlxd_memory(
+        _loaded().mlxd_memory(
             function.encode(),
             device.encode() if device is not None else None,
             int(value),
@@ -241,7 +268,7 @@ def run_builtin_f32(device: str, op: str, a, b, repeat: int = 1):
     out = np.empty((m, n), dtype=np.float32)
     seconds = ctypes.c_double(0.0)
     _check(
-        _lib().mlxd_run_builtin_f32(
+        _loaded().mlxd_run_builtin_f32(
             device.encode(),
             op.encode(),
             a.ctypes.data,
@@ -370,7 +397,7 @@ def load_program(payload: bytes, constants: dict | None = None, device: str = "c
         c_data[i] = ctypes.cast(buf, ctypes.c_void_p)
         c_sizes[i] = len(blob)
     pbuf = ctypes.create_string_buffer(payload, len(payload))
-    handle = _lib().mlxd_program_load(
+    handle = _loaded().mlxd_program_load(
         device.encode(),
         ctypes.cast(pbuf, ctypes.c_void_p),
         len(payload),

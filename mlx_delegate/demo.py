@@ -17,6 +17,18 @@ from pathlib import Path
 
 import torch
 
+from . import _quiet
+
+# What the demo ends with: how to export your own model. The lines run as printed, given a
+# torch.nn.Module `model` and a tuple of example `inputs` (tests/mlx_delegate/test_demo.py).
+YOUR_MODEL = (
+    "from executorch.exir import to_edge_transform_and_lower",
+    "from mlx_delegate import MLXPartitioner",
+    "edge = to_edge_transform_and_lower(torch.export.export(model, inputs), "
+    "partitioner=[MLXPartitioner()])",
+    'open("model.pte", "wb").write(edge.to_executorch().buffer)',
+)
+
 
 def delegated_share(edge_program) -> tuple[int, int]:
     """(ops inside MLX delegates, all ops) of the lowered edge program."""
@@ -51,7 +63,6 @@ def plugin_description(device: str | None) -> str:
     (default: the first GPU if a GPU plugin loads, else the CPU)."""
     from . import backends
 
-    backends.load_all()
     spec = device or ("gpu:0" if backends.is_available("gpu") else "cpu")
     resolved = backends.device(spec)
     backend = resolved["backend"]
@@ -60,7 +71,18 @@ def plugin_description(device: str | None) -> str:
     )
 
 
+def what_next() -> str:
+    code = "".join(f"    {line}\n" for line in YOUR_MODEL)
+    return (
+        "what next: export your own model (a torch.nn.Module and a tuple of example inputs)\n"
+        + code
+        + "and see README.md for running it, the supported ops, LLMs and the commands "
+        "(python -m mlx_delegate --help)."
+    )
+
+
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.demo")
     parser.add_argument("--device", default=None, help="cpu, gpu or gpu:N (default: the best)")
     parser.add_argument("--out", type=Path, default=Path("build/demo/transformer.pte"))
@@ -107,6 +129,8 @@ def main(argv=None) -> int:
         f"median latency:   {latencies * 1e3:.2f} ms over {args.runs} runs "
         f"(PyTorch eager on this CPU: {eager_latency * 1e3:.2f} ms)"
     )
+    print()
+    print(what_next())
     return 0 if difference < 1e-3 else 1
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
+from . import _quiet
 from .ir import inspector, schema
-from .preprocess import BACKEND_ID
-from .serialization import PayloadError, split
+from .serialization import BACKEND_ID, PayloadError, split
 
 FLATC_PYTHON = Path(__file__).resolve().parent.parent / "generated" / "flatc_py"
 
@@ -178,6 +178,7 @@ def _format(value: Any, type_name: str) -> Any:
 
 
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.inspect")
     parser.add_argument("pte", type=Path)
     args = parser.parse_args(argv)

@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .. import _quiet
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.llm")
@@ -84,6 +86,7 @@ def _generate(args) -> int:
 
 
 def main(argv=None) -> int:
+    _quiet.install()
     args = _parser().parse_args(argv)
     return _export(args) if args.command == "export" else _generate(args)
 

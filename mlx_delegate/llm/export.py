@@ -54,40 +54,62 @@ def export_program(
     device: Optional[str] = None,
 ) -> ExportResult:
     from executorch.exir import to_edge_transform_and_lower
-    from torch.export import Dim
 
+    from .._progress import steps
     from ..partitioner import MLXPartitioner
 
-    model = checkpoint.load(model_dir, max_seq_len, DTYPES[dtype])
-    if quantize:
-        from .quantize import quantize_weights
+    names = ["load", "quantize", "torch.export", "lower", "serialize"]
+    if not quantize:
+        names.remove("quantize")
+    with steps(f"export {Path(model_dir).name}", names) as step:
+        step("load")
+        model = checkpoint.load(model_dir, max_seq_len, DTYPES[dtype])
+        if quantize:
+            from .quantize import quantize_weights
 
-        quantize_weights(model, quantize, group_size)
-    parameters = sum(p.numel() for p in model.parameters())
+            step("quantize")
+            quantize_weights(model, quantize, group_size)
+        parameters = sum(p.numel() for p in model.parameters())
+        step("torch.export")
+        exported = _exported(model, max_seq_len)
+        step("lower")
+        edge = to_edge_transform_and_lower(
+            exported,
+            partitioner=[MLXPartitioner(device=device)],
+            constant_methods=_metadata(model, max_seq_len),
+        )
+        delegates, outside = _delegation(edge)
+        step("serialize")
+        buffer = edge.to_executorch().buffer
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(buffer)
+    return ExportResult(out, len(buffer), parameters, delegates, outside)
+
+
+def _exported(model, max_seq_len: int) -> torch.export.ExportedProgram:
+    """The generator exported with a dynamic token count (1 .. max_seq_len - 1)."""
+    from torch.export import Dim
+
     tokens = Dim("tokens", min=1, max=max_seq_len - 1)
     with torch.no_grad():
-        exported = torch.export.export(
+        return torch.export.export(
             Generator(model),
             example_inputs(),
             dynamic_shapes=({1: tokens}, None, None, None, None),
         )
+
+
+def _metadata(model, max_seq_len: int) -> dict:
+    """The constant methods the generators read."""
     c = model.c
-    metadata = {
+    return {
         "get_max_seq_len": max_seq_len,
         "get_vocab_size": c.vocab_size,
         "get_bos_id": -1 if c.bos_token_id is None else c.bos_token_id,
         "get_eos_ids": list(c.eos_token_ids) or [-1],
         "get_family": c.family,
     }
-    edge = to_edge_transform_and_lower(
-        exported, partitioner=[MLXPartitioner(device=device)], constant_methods=metadata
-    )
-    delegates, outside = _delegation(edge)
-    buffer = edge.to_executorch().buffer
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(buffer)
-    return ExportResult(out, len(buffer), parameters, delegates, outside)
 
 
 def _delegation(edge) -> tuple[int, list[str]]:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import torch
 
+from .. import _quiet
+
 SMALL = dict(
     vocab_size=512,
     hidden_size=64,
@@ -106,6 +108,7 @@ def write_tokenizer(directory: Path, vocab_size: int = 512) -> None:
         vocab_size=vocab_size,
         special_tokens=["<pad>", "<s>", "</s>"],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,  # its bars print empty lines on a pipe
     )
     tokenizer.train_from_iterator(CORPUS, trainer)
     Path(directory).mkdir(parents=True, exist_ok=True)
@@ -113,12 +116,16 @@ def write_tokenizer(directory: Path, vocab_size: int = 512) -> None:
 
 
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.llm.tiny")
     parser.add_argument("directory", type=Path)
     parser.add_argument("--family", default="llama")
     parser.add_argument("--size", choices=("tiny", "100m"), default="tiny")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()  # a bar over the one shard save_pretrained writes
     model = write_checkpoint(args.directory, args.family, args.size, args.seed)
     write_tokenizer(args.directory, model.config.vocab_size)
     params = sum(p.numel() for p in model.parameters())

@@ -22,13 +22,15 @@ import sys
 import time
 import traceback
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Optional
+from typing import Iterator, Optional
 
 import torch
 
+from .. import _quiet
+from .._progress import progress
 from . import tolerance
 from .framework import _flatten, compare, execute_compiled_and_interpreted, to_output
 from .models import ModelCase, all_models, dtype_label
@@ -316,7 +318,31 @@ def _ms(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def run_all(work: list, runs: int, xnnpack: bool, jobs: int) -> list[ModelResult]:
+    """The results in the order of `work`, `jobs` models at a time, with a progress bar and a
+    PASS or FAIL line on stderr as each model finishes."""
+    results = {}
+    with progress(total=len(work), description="models", unit="model") as bar:
+        for index, result in _finished(work, runs, xnnpack, jobs):
+            results[index] = result
+            bar.write(f"{'PASS' if result.passed else 'FAIL'} {result.label}", file=sys.stderr)
+            bar.update()
+    return [results[i] for i in range(len(work))]
+
+
+def _finished(work: list, runs: int, xnnpack: bool, jobs: int) -> Iterator[tuple[int, ModelResult]]:
+    """(index in `work`, result) of each model as it finishes."""
+    if jobs <= 1:
+        yield from ((i, run_one(*item, runs, xnnpack)) for i, item in enumerate(work))
+        return
+    context = get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet.install) as pool:
+        index = {pool.submit(run_one, *item, runs, xnnpack): i for i, item in enumerate(work)}
+        yield from ((index[future], future.result()) for future in as_completed(index))
+
+
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_models")
     parser.add_argument(
         "names", nargs="*", help="models to run, or one dtype: llama[bfloat16] (default: all)"
@@ -343,20 +369,8 @@ def main(argv=None) -> int:
                 print(f"    outside allowed: {op}: {reason}")
         print(f"{len(set(n for n, _ in work))} models, {len(work)} runs")
         return 0
-    names, dtypes = zip(*work)
     n = len(work)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(run_one, names, dtypes, [args.runs] * n, [args.xnnpack] * n))
-    else:
-        results = []
-        for name, dtype in work:
-            results.append(run_one(name, dtype, args.runs, args.xnnpack))
-            print(
-                f"{'PASS' if results[-1].passed else 'FAIL'} {results[-1].label}",
-                file=sys.stderr,
-                flush=True,
-            )
+    results = run_all(work, args.runs, args.xnnpack, args.jobs)
     print(table(results))
     print()
     for r in results:

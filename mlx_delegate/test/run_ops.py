@@ -13,9 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
+from typing import Iterator
 
+from .. import _quiet
+from .._progress import progress
 from .batching import plan, run_batch
 from .framework import Outcome, all_cases, run_config
 
@@ -48,7 +51,31 @@ def run_unit(unit: list[tuple[str, str]], device: str, execute: bool = True) -> 
     ]
 
 
+def run_units(
+    units: list[list[tuple[str, str]]], device: str, execute: bool, jobs: int
+) -> list[Outcome]:
+    """The outcomes of every unit, with a progress bar over the configurations."""
+    outcomes = []
+    with progress(total=sum(map(len, units)), description="op tests", unit="config") as bar:
+        for finished in _finished_units(units, device, execute, jobs):
+            outcomes += finished
+            bar.update(len(finished))
+    return outcomes
+
+
+def _finished_units(units, device: str, execute: bool, jobs: int) -> Iterator[list[Outcome]]:
+    """Each unit's outcomes as the unit finishes, `jobs` units at a time."""
+    if jobs <= 1:
+        yield from (run_unit(unit, device, execute) for unit in units)
+        return
+    context = get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet.install) as pool:
+        futures = [pool.submit(run_unit, unit, device, execute) for unit in units]
+        yield from (future.result() for future in as_completed(futures))
+
+
 def main(argv=None) -> int:
+    _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_ops")
     parser.add_argument("names", nargs="*", help="op tests to run (default: all)")
     parser.add_argument("-j", "--jobs", type=int, default=1)
@@ -78,14 +105,7 @@ def main(argv=None) -> int:
     ]
     units.sort(key=len, reverse=True)  # batches first: the workers finish together
     execute = not args.export_only
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-            results = list(
-                pool.map(run_unit, units, [args.device] * len(units), [execute] * len(units))
-            )
-    else:
-        results = [run_unit(unit, args.device, execute) for unit in units]
-    by_config = {(o.case, o.config): o for result in results for o in result}
+    by_config = {(o.case, o.config): o for o in run_units(units, args.device, execute, args.jobs)}
     outcomes = [by_config[key] for key in work]
     for outcome in outcomes:
         status = "PASS" if outcome.passed else "FAIL"

@@ -28,6 +28,12 @@ def test_openblas_variant_wins_and_plain_is_outscored(scenario, backend_dir):
     assert result["cpu"] == "cpu-openblas"
 
 
+def test_the_plugins_load_on_first_use(scenario, backend_dir):
+    result, _ = scenario.run('result = backends.device("cpu")["backend"]["name"]')
+    openblas = (backend_dir / "libmlx-cpu-openblas.so").exists()
+    assert result == ("cpu-openblas" if openblas else "cpu")
+
+
 def test_plain_cpu_is_the_fallback_when_openblas_is_missing(scenario, backend_dir):
     result, _ = scenario.run(
         """

@@ -355,6 +355,38 @@ def test_load_all_twice_is_idempotent(scenario, test_plugin_dir):
     assert result == [1, 0, ["zgpu"]]
 
 
+# Each query, called first, answers about every group's best (load_all() with no filter).
+FIRST_QUERIES = {
+    "sorted(b.name for b in backends.list())": [
+        "agpu", "fakecpu", "filtered", "multi-high", "noscore", "zgpu",
+    ],
+    "sorted(c.path.rsplit('/', 1)[1] for c in backends.report() if c.status == 'loaded')": sorted(
+        EXPECTED_LOADED | {"libmlx-filtered.so"}
+    ),
+    "backends.is_available('gpu')": True,
+    "backends.device_count('gpu')": 5,  # zgpu's 2, agpu, multi-high, filtered
+    "backends.device('gpu:2')['backend']['name']": "agpu",
+    "backends.memory('get_active_memory') >= 1234": True,  # agpu's and zgpu's alone
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("query", FIRST_QUERIES)
+def test_the_first_query_loads_the_plugins(scenario, test_plugin_dir, query):
+    result, _ = scenario.run(f"result = {query}", backend_path=str(test_plugin_dir))
+    assert result == FIRST_QUERIES[query]
+
+
+def test_a_choice_before_the_first_query_stands(scenario, test_plugin_dir):
+    result, _ = scenario.run(
+        """
+        backends.load_all(allowed=["nothing-matches"])
+        result = [[b.name for b in backends.list()], backends.device_count("gpu")]
+        """,
+        backend_path=str(test_plugin_dir),
+    )
+    assert result == [[], 0]
+
+
 def test_host_links_no_mlx(runtime_build):
     out = subprocess.run(
         ["readelf", "-d", str(runtime_build / "libmlx_delegate_host.so")],

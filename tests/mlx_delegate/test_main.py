@@ -1,0 +1,76 @@
+"""`python -m mlx_delegate COMMAND ...` (mlx_delegate/__main__.py)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from mlx_delegate.__main__ import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _python_m(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_help_lists_every_command():
+    done = _python_m("mlx_delegate", "--help")
+    assert done.returncode == 0, done.stderr
+    for name, command in COMMANDS.items():
+        assert f"  {name}" in done.stdout and command.summary in done.stdout
+
+
+def test_no_command_prints_the_help(capsys):
+    assert main([]) == 2
+    assert "run-models" in capsys.readouterr().err
+
+
+def test_every_command_is_a_module_with_main():
+    for command in COMMANDS.values():
+        assert callable(importlib.import_module(command.module).main), command.module
+
+
+def test_the_arguments_reach_the_command_unchanged(capsys):
+    from mlx_delegate.test import run_ops
+
+    assert run_ops.main(["--list", "relu", "abs"]) == 0
+    expected = capsys.readouterr().out
+    assert main(["run-ops", "--list", "relu", "abs"]) == 0
+    assert capsys.readouterr().out == expected
+    with pytest.raises(SystemExit):  # its own options: argparse exits after printing them
+        main(["run-ops", "--help"])
+    assert "usage: python -m mlx_delegate.test.run_ops" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def pte(tmp_path_factory) -> Path:
+    from executorch.exir import to_edge_transform_and_lower
+
+    from mlx_delegate import MLXPartitioner
+
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU())
+    exported = torch.export.export(model, (torch.randn(2, 8),))
+    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner()])
+    path = tmp_path_factory.mktemp("main") / "model.pte"
+    path.write_bytes(edge.to_executorch().buffer)
+    return path
+
+
+def test_inspect_is_python_m_mlx_delegate_inspect_and_prints_only_our_lines(pte, capsys):
+    """One process that imports executorch: the torchao and pytree lines it would print
+    are dropped (mlx_delegate/_quiet.py), and stdout is the inspect module's."""
+    from mlx_delegate import inspect
+
+    done = _python_m("mlx_delegate", "inspect", str(pte))
+    assert inspect.main([str(pte)]) == done.returncode == 0
+    assert done.stdout == capsys.readouterr().out
+    assert "1 MLX delegate(s)" in done.stdout
+    assert done.stderr == ""
