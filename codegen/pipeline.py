@@ -152,7 +152,7 @@ def schema_digest(schema: Schema) -> str:
 
 def run_flatc(schema: Schema, include_dirs: tuple[Path, ...]) -> dict[str, bytes]:
     flatc = find_flatc()
-    includes = [f"-I{d}" for d in include_dirs]
+    includes = [arg for d in include_dirs for arg in ("-I", str(d))]  # flatc: two arguments
     outputs: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="codegen-flatc-") as tmp:
         for language, folder in (("--cpp", "cpp"), ("--python", "flatc_py")):

@@ -174,6 +174,15 @@ def test_generate_writes_flatc_outputs_for_any_schema(tmp_path: Path):
     assert not (out / "cpp" / "mlx_program.h").exists()  # not an IR schema
 
 
+def test_include_dirs_reach_flatc(tmp_path: Path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "pair.fbs").write_text("namespace demo;\nstruct Pair { a: int; }\n")
+    (tmp_path / "small.fbs").write_text('include "pair.fbs";\n' + SMALL_SCHEMA)
+    result = codegen("--schema", "small.fbs", "--out", "out", "-I", "inc", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "cpp" / "pair_generated.h").is_file()
+
+
 def test_schema_error_is_located_and_exits_2(tmp_path: Path):
     (tmp_path / "bad.fbs").write_text("table T {\n  a: Nope;\n}\n")
     before = snapshot(tmp_path)
