@@ -5,7 +5,7 @@ and a caret under the column."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable, Mapping, Optional
 
 from .model import Location
 
@@ -41,17 +41,22 @@ class SchemaError(Exception):
     def at(cls, location: Optional[Location], message: str) -> "SchemaError":
         return cls([Diagnostic(message, location)])
 
-    def render(self) -> str:
-        return "\n".join(d.render(_read_lines(d.location)) for d in self.diagnostics)
+    def render(self, sources: Optional[Mapping[str, str]] = None) -> str:
+        """`sources` holds the text of locations that are not files on disk (yet):
+        a command-line argument, a schema about to be written."""
+        return "\n".join(d.render(_read_lines(d.location, sources or {})) for d in self.diagnostics)
 
 
-def _read_lines(location: Optional[Location]) -> Optional[list[str]]:
+def _read_lines(location: Optional[Location], sources: Mapping[str, str]) -> Optional[list[str]]:
     """The file's lines as the parser counts them: split at line feeds only."""
     if location is None:
         return None
-    try:
-        with open(location.file, "rb") as f:
-            text = f.read().decode("utf-8", "surrogateescape")
-    except OSError:
-        return None
+    if location.file in sources:
+        text = sources[location.file]
+    else:
+        try:
+            with open(location.file, "rb") as f:
+                text = f.read().decode("utf-8", "surrogateescape")
+        except OSError:
+            return None
     return [line.removesuffix("\r") for line in text.split("\n")]

@@ -193,3 +193,20 @@ def test_schema_error_is_located_and_exits_2(tmp_path: Path):
     assert lines[1] == "  a: Nope;"
     assert lines[2] == "     ^"
     assert snapshot(tmp_path) == before
+
+
+def test_schema_text_generates_what_that_file_would_and_writes_nothing(tmp_path: Path):
+    """make_plan from a schema's text (as `add-op` does before it writes the
+    schema): the same files as from the file, flatc's included; nothing written."""
+    (tmp_path / "inc.fbs").write_text("namespace demo;\nstruct Pair { a: int; b: int; }\n")
+    edited = 'include "inc.fbs";\n' + SMALL_SCHEMA.replace("y: float = 2.5;", "p: Pair;")
+    (tmp_path / "small.fbs").write_text(edited)
+    from_file = pipeline.make_plan(Request(schema=tmp_path / "small.fbs", out=tmp_path / "a"))
+    (tmp_path / "small.fbs").write_text(SMALL_SCHEMA)
+    before = snapshot(tmp_path)
+    from_text = pipeline.make_plan(
+        Request(schema=tmp_path / "small.fbs", out=tmp_path / "b", schema_text=edited)
+    )
+    assert from_text.files == from_file.files
+    assert b"Pair" in from_text.files["cpp/small_generated.h"]
+    assert snapshot(tmp_path) == before
