@@ -31,20 +31,23 @@ class Diagnostic:
 
 
 class SchemaError(Exception):
-    """One or more diagnostics, raised once by the stage that found them."""
+    """One or more diagnostics, raised once by the stage that found them.
+    `sources` holds the text of locations that are not files on disk (yet): a
+    command-line argument, a schema about to be written."""
 
-    def __init__(self, diagnostics: Iterable[Diagnostic]):
+    def __init__(
+        self, diagnostics: Iterable[Diagnostic], sources: Optional[Mapping[str, str]] = None
+    ):
         self.diagnostics = tuple(diagnostics)
+        self.sources = dict(sources or {})
         super().__init__("\n".join(d.render() for d in self.diagnostics))
 
     @classmethod
     def at(cls, location: Optional[Location], message: str) -> "SchemaError":
         return cls([Diagnostic(message, location)])
 
-    def render(self, sources: Optional[Mapping[str, str]] = None) -> str:
-        """`sources` holds the text of locations that are not files on disk (yet):
-        a command-line argument, a schema about to be written."""
-        return "\n".join(d.render(_read_lines(d.location, sources or {})) for d in self.diagnostics)
+    def render(self) -> str:
+        return "\n".join(d.render(_read_lines(d.location, self.sources)) for d in self.diagnostics)
 
 
 def _read_lines(location: Optional[Location], sources: Mapping[str, str]) -> Optional[list[str]]:
