@@ -52,7 +52,14 @@ def union_member(text: str, union: s.UnionSyntax, member: str) -> Insertion:
     comma = _comma_after(text, last.span.end, union.span.end - 1)
     if comma is None:
         return Insertion(last.span.end, f",{separator}{member}")
-    return Insertion(comma + 1, f"{separator}{member},")
+    return Insertion(_after_line_comment(text, comma + 1), f"{separator}{member},")
+
+
+def _after_line_comment(text: str, offset: int) -> int:
+    """Past a `//` comment that ends the line at `offset` (it belongs to what
+    precedes it), else `offset`."""
+    match = re.compile(r"[ \t]*//[^\r\n]*").match(text, offset)
+    return match.end() if match else offset
 
 
 def _blank_before(text: str, offset: int) -> str:
