@@ -61,7 +61,7 @@ class TestView:
     path: str
     name: str  # the op test's name
     function: str
-    parameters: tuple[str, ...]  # the model function's inputs: the required input slots
+    parameters: tuple[str, ...]  # the model function's inputs: the required tensor operands
 
 
 def stub_paths(op: NewOp) -> tuple[str, ...]:
@@ -84,7 +84,9 @@ def render_stubs(op: NewOp, schema_path: str, env: jinja2.Environment) -> dict[s
             test,
             op.snake,
             f"_{op.snake}",
-            tuple(f.name for f in op.inputs if f.required),
+            tuple(
+                f.name for f in op.inputs if f.required and f.slot_type == "Tid" and not f.vector
+            ),
         ),
     )
     return {
