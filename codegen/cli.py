@@ -1,6 +1,6 @@
-"""`python -m codegen generate`: the command line. Diagnostics are rendered
-here, once; exit status 2 for errors in the schema or the tools, 1 for drift or
-stale flatc outputs."""
+"""`python -m codegen generate` and `python -m codegen add-op`: the command
+line. Diagnostics are rendered here, once; exit status 2 for errors in the
+schema, the command line or the tools, 1 for drift or stale flatc outputs."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
+from .add_op import AddOpRequest, describe, next_steps, plan_add_op, write
 from .diagnostics import SchemaError
 from .pipeline import Request, Result, display_path, run
 
@@ -18,6 +19,8 @@ EXIT_ERROR = 2
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "add-op":
+        return _add_op(args)
     request = Request(
         schema=Path(display_path(Path(args.schema))),
         out=Path(args.out),
@@ -47,7 +50,58 @@ def _parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="write nothing; exit 1 if the output folder drifted"
     )
     generate.add_argument("-q", "--quiet", action="store_true")
+    add_op = commands.add_parser(
+        "add-op",
+        help="add an op that needs hand-written code: its schema table, generated/, and stubs",
+        description="Appends the op's table and OpNode member to the schema, regenerates the "
+        "output folder, and writes the stubs to fill in (each marked TODO(add-op)): the Python "
+        "handler, the C++ exec_ function and the op test.",
+    )
+    add_op.add_argument("name", metavar="NAME", help="the op, e.g. CumProd (table CumProdNode)")
+    add_op.add_argument(
+        "--fields",
+        default="",
+        metavar="SPEC",
+        help='its fields, e.g. "x: Tid, axis: int32 = -1, bias: Tid?" (see codegen/README.md)',
+    )
+    add_op.add_argument("--schema", default="schema/schema.fbs")
+    add_op.add_argument("--out", default="generated")
+    add_op.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
+    add_op.add_argument(
+        "--root", default=".", help="the project the stubs go into (default: the working folder)"
+    )
+    add_op.add_argument(
+        "--no-stubs", action="store_true", help="only the schema and the output folder"
+    )
+    add_op.add_argument(
+        "--dry-run", action="store_true", help="print what it would write; write nothing"
+    )
+    add_op.add_argument("-q", "--quiet", action="store_true")
     return parser
+
+
+def _add_op(args: argparse.Namespace) -> int:
+    request = AddOpRequest(
+        name=args.name,
+        fields=args.fields,
+        schema=Path(display_path(Path(args.schema))),
+        out=Path(args.out),
+        root=Path(args.root),
+        include_dirs=tuple(Path(d) for d in args.include),
+        stubs=not args.no_stubs,
+    )
+    try:
+        plan = plan_add_op(request)
+    except SchemaError as error:
+        print(error.render(), file=sys.stderr)
+        return EXIT_ERROR
+    if args.dry_run:
+        print(describe(request, plan), end="")
+        return 0
+    written = write(request, plan)
+    if not args.quiet:
+        print("".join(f"wrote {path}\n" for path in written) + next_steps(request, plan))
+    return 0
 
 
 def _report(request: Request, result: Result, quiet: bool) -> int:

@@ -5,7 +5,7 @@ and a caret under the column."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable, Mapping, Optional
 
 from .model import Location
 
@@ -31,10 +31,15 @@ class Diagnostic:
 
 
 class SchemaError(Exception):
-    """One or more diagnostics, raised once by the stage that found them."""
+    """One or more diagnostics, raised once by the stage that found them.
+    `sources` holds the text of locations that are not files on disk (yet): a
+    command-line argument, a schema about to be written."""
 
-    def __init__(self, diagnostics: Iterable[Diagnostic]):
+    def __init__(
+        self, diagnostics: Iterable[Diagnostic], sources: Optional[Mapping[str, str]] = None
+    ):
         self.diagnostics = tuple(diagnostics)
+        self.sources = dict(sources or {})
         super().__init__("\n".join(d.render() for d in self.diagnostics))
 
     @classmethod
@@ -42,16 +47,19 @@ class SchemaError(Exception):
         return cls([Diagnostic(message, location)])
 
     def render(self) -> str:
-        return "\n".join(d.render(_read_lines(d.location)) for d in self.diagnostics)
+        return "\n".join(d.render(_read_lines(d.location, self.sources)) for d in self.diagnostics)
 
 
-def _read_lines(location: Optional[Location]) -> Optional[list[str]]:
+def _read_lines(location: Optional[Location], sources: Mapping[str, str]) -> Optional[list[str]]:
     """The file's lines as the parser counts them: split at line feeds only."""
     if location is None:
         return None
-    try:
-        with open(location.file, "rb") as f:
-            text = f.read().decode("utf-8", "surrogateescape")
-    except OSError:
-        return None
+    if location.file in sources:
+        text = sources[location.file]
+    else:
+        try:
+            with open(location.file, "rb") as f:
+                text = f.read().decode("utf-8", "surrogateescape")
+        except OSError:
+            return None
     return [line.removesuffix("\r") for line in text.split("\n")]

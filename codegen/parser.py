@@ -12,7 +12,7 @@ import hashlib
 import os
 import re
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Sequence
@@ -94,15 +94,22 @@ def _spell(terminal: str) -> str:
 # ---------------------------------------------------------------- doc comments
 
 
-def scan_doc_comments(text: str, file: str, at_start: bool = True) -> dict[int, tuple[str, ...]]:
+@dataclass(frozen=True)
+class DocComment:
+    lines: tuple[str, ...]
+    start: int  # offset of its first `///`
+
+
+def scan_doc_comments(text: str, file: str, at_start: bool = True) -> dict[int, DocComment]:
     """Map the offset of each token preceded by `///` lines to those lines.
 
     Text after `///` keeps everything but one leading space. As in flatc, a
     doc comment needs a line break between it and the token before it (one
     inside a block comment does not count); at the start of the file none is
     needed, unless the file starts with a byte order mark (at_start false)."""
-    docs: dict[int, tuple[str, ...]] = {}
+    docs: dict[int, DocComment] = {}
     pending: list[str] = []
+    start = 0
     seen_newline = at_start
     i, n = 0, len(text)
     while i < n:
@@ -117,6 +124,8 @@ def scan_doc_comments(text: str, file: str, at_start: bool = True) -> dict[int, 
                     "a documentation comment (///) must be on a line of its own",
                 )
             end = _comment_end(text, i)
+            if not pending:
+                start = i
             body = _printable(text[i + 3 : end])
             pending.append(body[1:] if body.startswith(" ") else body)
             i = end
@@ -127,7 +136,7 @@ def scan_doc_comments(text: str, file: str, at_start: bool = True) -> dict[int, 
             i = n if close < 0 else close + 2  # the parser reports it unterminated
         else:
             if pending:
-                docs[i] = tuple(pending)
+                docs[i] = DocComment(tuple(pending), start)
                 pending = []
             seen_newline = False
             i = _skip_token(text, i)
@@ -251,7 +260,7 @@ def _decode_string(token: Token, location: Location) -> tuple[str, bool]:
 class _ToSyntax(Transformer):
     """Builds codegen.syntax nodes; namespaces are attached afterwards."""
 
-    def __init__(self, file: str, docs: dict[int, tuple[str, ...]]):
+    def __init__(self, file: str, docs: dict[int, DocComment]):
         super().__init__()
         self.file = file
         self.docs = docs
@@ -263,7 +272,13 @@ class _ToSyntax(Transformer):
         return Location(self.file, meta.line, meta.column)
 
     def _doc(self, meta) -> tuple[str, ...]:
-        return self.docs.get(meta.start_pos, ())
+        doc = self.docs.get(meta.start_pos)
+        return doc.lines if doc else ()
+
+    def _span(self, meta) -> s.Span:
+        """From the doc comment before the construct, if any, to its end."""
+        doc = self.docs.get(meta.start_pos)
+        return s.Span(doc.start if doc else meta.start_pos, meta.end_pos)
 
     def _name(self, token: Token) -> s.Name:
         return s.Name(str(token), self._loc(token))
@@ -390,6 +405,7 @@ class _ToSyntax(Transformer):
             doc=self._doc(meta),
             location=self._loc(name),
             file=self.file,
+            span=self._span(meta),
             **rest,
         )
 
@@ -456,6 +472,7 @@ class _ToSyntax(Transformer):
             attributes,
             self._doc(meta),
             self._meta_loc(meta),
+            self._span(meta),
         )
 
     @v_args(meta=True)
@@ -593,15 +610,19 @@ def _check_includes_first(statements: tuple) -> None:
 # ---------------------------------------------------------------- includes
 
 
-def parse_schema(path: str | Path, include_dirs: Sequence[str | Path] = ()) -> s.SchemaSyntax:
+def parse_schema(
+    path: str | Path, include_dirs: Sequence[str | Path] = (), root_text: Optional[str] = None
+) -> s.SchemaSyntax:
     """Parse the root schema and, depth first, every file it includes, once each.
 
     An include is looked up in the including file's folder, then in each of
     include_dirs in order, then (as flatc does) in the root schema's folder.
     An include cycle is cut where it closes, as flatc's include guard does: a
-    file already being parsed is not entered again."""
+    file already being parsed is not entered again. `root_text`, when given,
+    is read as the root schema's text instead of the file's (a schema about to
+    be written)."""
     root = str(path)
-    loader = _IncludeLoader([Path(d) for d in include_dirs] + [Path(root).parent])
+    loader = _IncludeLoader([Path(d) for d in include_dirs] + [Path(root).parent], root_text)
     loader.load(Path(root), root, stack=[], via=None)
     return s.SchemaSyntax(root, tuple(loader.ordered))
 
@@ -610,8 +631,9 @@ class _IncludeLoader:
     """Files are told apart as flatc tells them apart: by file name (without
     its folder) and content, so two copies of a file are one file."""
 
-    def __init__(self, include_dirs: list[Path]):
+    def __init__(self, include_dirs: list[Path], root_text: Optional[str] = None):
         self.include_dirs = include_dirs
+        self.root_text = root_text
         self.ordered: list[s.SchemaFile] = []  # post-order: includes first
         self.done: set[tuple[str, str]] = set()
 
@@ -621,7 +643,10 @@ class _IncludeLoader:
         try:
             # Bytes that are not UTF-8 are kept as surrogate escapes: flatc
             # allows them in comments and refuses them anywhere else.
-            text = path.read_bytes().decode("utf-8", "surrogateescape")
+            if via is None and self.root_text is not None:
+                text = self.root_text
+            else:
+                text = path.read_bytes().decode("utf-8", "surrogateescape")
         except OSError as error:
             where = via.location if via else None
             raise SchemaError.at(where, f"cannot read schema {display}: {error}") from None

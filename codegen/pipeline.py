@@ -34,6 +34,9 @@ class Request:
     skip_flatc: bool = False
     check: bool = False
     cache_dir: Optional[Path] = None
+    # The root schema's text, read instead of the file's: a schema about to be
+    # written (`python -m codegen add-op` generates from it before writing it).
+    schema_text: Optional[str] = None
 
 
 @dataclass
@@ -90,13 +93,37 @@ class Manifest:
         return {p: g for p, g in self.files.items() if g == name}
 
 
+@dataclass(frozen=True)
+class Plan:
+    """Everything one generation writes, rendered and formatted, before any of it is."""
+
+    schema: Schema
+    files: dict[str, bytes]  # everything that belongs in the output folder now
+    remove: tuple[str, ...]  # what the last generation wrote that nothing writes now
+    kept: tuple[str, ...]  # flatc outputs left as they are (--skip-flatc)
+    stale_flatc: Optional[str]
+    timings: Timings
+
+
 def run(request: Request) -> Result:
+    plan = make_plan(request)
+    with plan.timings.phase("write"):
+        if request.check:
+            drift = tuple(find_drift(request.out, plan.files, also_expected=plan.kept))
+            report = None
+        else:
+            drift, report = (), write_files(request.out, plan.files, plan.remove)
+    return Result(plan.schema, plan.files, report, drift, plan.stale_flatc, plan.timings)
+
+
+def make_plan(request: Request) -> Plan:
+    """Parses, validates, renders and formats; writes nothing."""
     timings = Timings()
     with timings.phase("parse+validate"):
-        schema = load_schema(request.schema, request.include_dirs)
+        schema = load_schema(request.schema, request.include_dirs, request.schema_text)
     rendered = render_all(schema, timings, request.cache_dir)
     previous = Manifest.read(request.out)
-    digest = schema_digest(schema)
+    digest = schema_digest(schema, request.schema_text)
     stale = None
     if request.skip_flatc:
         flatc_files = {}
@@ -109,20 +136,15 @@ def run(request: Request) -> Result:
             )
     else:
         with timings.phase("flatc"):
-            flatc_files = run_flatc(schema, request.include_dirs)
+            flatc_files = run_flatc(schema, request.include_dirs, request.schema_text)
         kept, flatc_digest = {}, digest
     manifest = Manifest(
         {**kept, **{p: RENDERED for p in rendered}, **{p: FLATC for p in flatc_files}},
         flatc_digest,
     )
     files = {**rendered, **flatc_files, MANIFEST: manifest.render()}
-    with timings.phase("write"):
-        if request.check:
-            drift, report = tuple(find_drift(request.out, files, also_expected=kept)), None
-        else:
-            remove = [p for p in previous.files if p not in manifest.files]
-            drift, report = (), write_files(request.out, files, remove)
-    return Result(schema, files, report, drift, stale, timings)
+    remove = tuple(p for p in previous.files if p not in manifest.files)
+    return Plan(schema, files, remove, tuple(kept), stale, timings)
 
 
 def render_all(
@@ -142,22 +164,39 @@ def render_all(
         return {path: cache.format(path, text).encode("utf-8") for path, text in texts.items()}
 
 
-def schema_digest(schema: Schema) -> str:
-    """Digest of every schema file's name and content: what flatc's output depends on."""
+def schema_digest(schema: Schema, root_text: Optional[str] = None) -> str:
+    """Digest of every schema file's name and content: what flatc's output
+    depends on. `root_text` stands for the root file's content (schema.files[0])."""
     digest = hashlib.sha256()
-    for path in schema.files:
-        digest.update(Path(path).name.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    for index, path in enumerate(schema.files):
+        if index == 0 and root_text is not None:
+            content = root_text.encode("utf-8", "surrogateescape")
+        else:
+            content = Path(path).read_bytes()
+        digest.update(Path(path).name.encode() + b"\0" + content + b"\0")
     return digest.hexdigest()
 
 
-def run_flatc(schema: Schema, include_dirs: tuple[Path, ...]) -> dict[str, bytes]:
+def run_flatc(
+    schema: Schema, include_dirs: tuple[Path, ...], root_text: Optional[str] = None
+) -> dict[str, bytes]:
+    """flatc's outputs for the schema. With `root_text`, flatc reads it from a
+    file of the root's name in a temporary folder, finding what the root
+    includes through its own folder, added as the last include folder."""
     flatc = find_flatc()
-    includes = [f"-I{d}" for d in include_dirs]
+    includes = [arg for d in include_dirs for arg in ("-I", str(d))]  # flatc: two arguments
+    files = list(schema.files)
     outputs: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="codegen-flatc-") as tmp:
+        if root_text is not None:
+            root = Path(tmp) / "root" / Path(files[0]).name
+            root.parent.mkdir()
+            root.write_bytes(root_text.encode("utf-8", "surrogateescape"))
+            includes += ["-I", str(Path(files[0]).parent)]
+            files[0] = str(root)
         for language, folder in (("--cpp", "cpp"), ("--python", "flatc_py")):
             target = Path(tmp) / folder
-            result = flatc.run(language, "-o", str(target), *includes, *schema.files)
+            result = flatc.run(language, "-o", str(target), *includes, *files)
             if result.returncode != 0:
                 message = (result.stderr or result.stdout).strip()
                 raise SchemaError.at(None, f"flatc {language} failed: {message}")

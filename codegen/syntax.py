@@ -15,6 +15,16 @@ from .model import Location
 
 
 @dataclass(frozen=True)
+class Span:
+    """Where a construct lies in its file's text, as character offsets: from
+    its first doc comment (or its first token) to just after its last token.
+    For tools that edit a schema (`python -m codegen add-op`)."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class Name:
     """An identifier or dotted name as written, e.g. `a.b.T`."""
 
@@ -96,6 +106,7 @@ class UnionMemberSyntax:
     attributes: tuple[AttributeSyntax, ...]
     doc: tuple[str, ...]
     location: Location
+    span: Optional[Span] = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +127,7 @@ class DeclarationSyntax:
     doc: tuple[str, ...]
     location: Location
     file: str
+    span: Optional[Span] = None
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,16 @@ def op_name(table_name: str) -> str:
     return table_name
 
 
+def op_enumerator(name: str) -> str:
+    """The op's OpCode enumerator: `LayerNorm` -> `LAYER_NORM`."""
+    return upper_snake_case(name)
+
+
+def exec_name(name: str) -> str:
+    """The op's hand-written (or declared) C++ function: `exec_layer_norm`."""
+    return f"exec_{snake_case(name)}"
+
+
 def ir_view(schema: Schema) -> Optional[IrView]:
     """The view, or None for a schema that is not an IR schema (no `OpNode` union)."""
     union = next((u for u in schema.unions if u.name == OP_UNION), None)
@@ -56,9 +66,7 @@ def ir_view(schema: Schema) -> Optional[IrView]:
         if not isinstance(table, Table):
             raise SchemaError.at(member.location, f"`{OP_UNION}` members must be tables")
         name = op_name(table.name)
-        ops.append(
-            Op(member.value, table, name, upper_snake_case(name), f"exec_{snake_case(name)}")
-        )
+        ops.append(Op(member.value, table, name, op_enumerator(name), exec_name(name)))
     return IrView(schema, union, tuple(ops), schema.lookup(schema.root_type))
 
 

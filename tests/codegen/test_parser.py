@@ -192,6 +192,24 @@ def test_crlf_and_tabs():
     assert table.fields[0].name.location == Location("t.fbs", 2, 2)
 
 
+def test_spans_cover_doc_comments_and_end_after_the_last_token():
+    text = "table A {}\n// plain\n/// Doc.\n/// More.\nunion U { A, /* x */ B = 3 , }\ntable B {}\n"
+    _, union, last = parse(text)
+    assert text[union.span.start : union.span.end] == (
+        "/// Doc.\n/// More.\nunion U { A, /* x */ B = 3 , }"
+    )
+    assert [text[m.span.start : m.span.end] for m in union.members] == ["A", "B = 3"]
+    assert text[last.span.start : last.span.end] == "table B {}"
+
+
+def test_root_text_is_read_instead_of_the_root_file(tmp_path):
+    write(tmp_path, "table I {}\n", "inc.fbs")
+    root = write(tmp_path, "table Old {}\n")
+    schema = load_schema(root, root_text='include "inc.fbs";\ntable New { i: I; }\n')
+    assert [d.name for d in schema.declarations] == ["I", "New"]
+    assert root.read_text() == "table Old {}\n"
+
+
 # ---------------------------------------------------------------- doc comments
 
 

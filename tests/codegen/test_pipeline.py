@@ -174,6 +174,15 @@ def test_generate_writes_flatc_outputs_for_any_schema(tmp_path: Path):
     assert not (out / "cpp" / "mlx_program.h").exists()  # not an IR schema
 
 
+def test_include_dirs_reach_flatc(tmp_path: Path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "pair.fbs").write_text("namespace demo;\nstruct Pair { a: int; }\n")
+    (tmp_path / "small.fbs").write_text('include "pair.fbs";\n' + SMALL_SCHEMA)
+    result = codegen("--schema", "small.fbs", "--out", "out", "-I", "inc", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "cpp" / "pair_generated.h").is_file()
+
+
 def test_schema_error_is_located_and_exits_2(tmp_path: Path):
     (tmp_path / "bad.fbs").write_text("table T {\n  a: Nope;\n}\n")
     before = snapshot(tmp_path)
@@ -183,4 +192,21 @@ def test_schema_error_is_located_and_exits_2(tmp_path: Path):
     assert lines[0].startswith("bad.fbs:2:6: error:")
     assert lines[1] == "  a: Nope;"
     assert lines[2] == "     ^"
+    assert snapshot(tmp_path) == before
+
+
+def test_schema_text_generates_what_that_file_would_and_writes_nothing(tmp_path: Path):
+    """make_plan from a schema's text (as `add-op` does before it writes the
+    schema): the same files as from the file, flatc's included; nothing written."""
+    (tmp_path / "inc.fbs").write_text("namespace demo;\nstruct Pair { a: int; b: int; }\n")
+    edited = 'include "inc.fbs";\n' + SMALL_SCHEMA.replace("y: float = 2.5;", "p: Pair;")
+    (tmp_path / "small.fbs").write_text(edited)
+    from_file = pipeline.make_plan(Request(schema=tmp_path / "small.fbs", out=tmp_path / "a"))
+    (tmp_path / "small.fbs").write_text(SMALL_SCHEMA)
+    before = snapshot(tmp_path)
+    from_text = pipeline.make_plan(
+        Request(schema=tmp_path / "small.fbs", out=tmp_path / "b", schema_text=edited)
+    )
+    assert from_text.files == from_file.files
+    assert b"Pair" in from_text.files["cpp/small_generated.h"]
     assert snapshot(tmp_path) == before

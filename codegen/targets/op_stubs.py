@@ -1,0 +1,212 @@
+"""What `python -m codegen add-op` writes besides the schema and generated/:
+the op's schema table, and the stubs a person fills in (the Python handler,
+the C++ `exec_*` function, the op test), each marked `TODO(add-op)`, plus the
+lines that register the new handler module and op test module.
+
+Paths are relative to the project root (`--root`); the stubs are new files, the
+registrations edits of existing ones."""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass
+from typing import Optional
+
+import jinja2
+
+from ..diagnostics import SchemaError
+from ..naming import PYTHON_KEYWORDS
+from ..op_spec import NewField, NewOp
+
+TABLE_TEMPLATE = "add_op/table.fbs.j2"
+HANDLER = "mlx_delegate/ops/{module}.py"
+EXEC = "runtime_cpp/src/ops/{module}.cpp"
+TEST = "mlx_delegate/test/op_cases_{module}.py"
+STUB_TEMPLATES = {
+    HANDLER: "add_op/handler.py.j2",
+    EXEC: "add_op/exec.cpp.j2",
+    TEST: "add_op/op_case.py.j2",
+}
+FAMILIES = "mlx_delegate/ops/__init__.py"  # FAMILY_NAMES: the handler modules
+FAMILY_LIST = "FAMILY_NAMES"
+CASES = "mlx_delegate/test/op_cases.py"  # imports the op test modules
+CASE_MODULE_PREFIX = "op_cases_"
+MARKER = "TODO(add-op)"
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A keyword argument of the node in the handler's example."""
+
+    name: str
+    example: str
+
+
+@dataclass(frozen=True)
+class HandlerView:
+    path: str
+    function: str
+    arguments: tuple[Argument, ...]
+
+
+@dataclass(frozen=True)
+class ExecView:
+    path: str
+    example: str  # a C++ statement, or "" where no simple one fits
+
+
+@dataclass(frozen=True)
+class TestView:
+    path: str
+    name: str  # the op test's name
+    function: str
+    parameters: tuple[str, ...]  # the model function's inputs: the required tensor operands
+
+
+def stub_paths(op: NewOp) -> tuple[str, ...]:
+    return tuple(p.format(module=op.snake) for p in STUB_TEMPLATES)
+
+
+def render_table(op: NewOp, env: jinja2.Environment) -> str:
+    return env.get_template(TABLE_TEMPLATE).render(op=op)
+
+
+def render_stubs(op: NewOp, schema_path: str, env: jinja2.Environment) -> dict[str, str]:
+    """The three stubs, by path; unformatted."""
+    handler, exec_, test = stub_paths(op)
+    context = dict(
+        op=op,
+        schema_path=schema_path,
+        handler=HandlerView(handler, _python_name(op.snake), _arguments(op)),
+        exec=ExecView(exec_, _exec_example(op)),
+        test=TestView(
+            test,
+            op.snake,
+            f"_{op.snake}",
+            tuple(
+                f.name for f in op.inputs if f.required and f.slot_type == "Tid" and not f.vector
+            ),
+        ),
+    )
+    return {
+        path: env.get_template(template).render(**context)
+        for path, template in zip(stub_paths(op), STUB_TEMPLATES.values())
+    }
+
+
+def _python_name(name: str) -> str:
+    return f"{name}_" if name in PYTHON_KEYWORDS else name
+
+
+def _arguments(op: NewOp) -> tuple[Argument, ...]:
+    """What each field could be set from: the required input slots from the
+    node's arguments in order, the first output from the node's result."""
+    inputs = [f for f in op.inputs if f.required and not f.vector and f.slot_type == "Tid"]
+    first_output = op.outputs[0] if op.outputs else None
+    arguments = []
+    for field in op.fields:
+        if field in inputs:
+            example = f"b.tensor_slot(node.args[{inputs.index(field)}]).tid"
+        elif field is first_output and field.slot_type == "Tid" and not field.vector:
+            example = "b.out(node).tid"
+        else:
+            example = "..."
+        arguments.append(Argument(field.name, example))
+    return tuple(arguments)
+
+
+def _exec_example(op: NewOp) -> str:
+    output = _first(op.outputs)
+    operand = _first(f for f in op.inputs if f.required)
+    if output is None or operand is None:
+        return ""
+    return f"st.set_tensor(n.{output.name}, mx::abs(st.tensor(n.{operand.name}), s));"
+
+
+def _first(fields) -> Optional[NewField]:
+    """The first plain tensor slot (`Tid`, not a vector) among `fields`."""
+    return next((f for f in fields if f.slot_type == "Tid" and not f.vector), None)
+
+
+# ---------------------------------------------------------------- registrations
+
+
+def register_family(text: str, op: NewOp) -> str:
+    """mlx_delegate/ops/__init__.py with the handler module in FAMILY_NAMES (in
+    order, if the names are sorted); the caller formats it."""
+    tree = _parse(text, FAMILIES)
+    assignment = next(
+        (
+            node
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and [getattr(t, "id", None) for t in node.targets] == [FAMILY_LIST]
+            and isinstance(node.value, ast.Tuple)
+            and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
+            )
+        ),
+        None,
+    )
+    if assignment is None:
+        raise SchemaError.at(
+            None, f"{FAMILIES}: no `{FAMILY_LIST} = (...)` tuple of module names to add to"
+        )
+    names = [e.value for e in assignment.value.elts]
+    if op.snake in names:
+        raise SchemaError.at(None, f"{FAMILIES}: `{op.snake}` is in {FAMILY_LIST} already")
+    new = sorted(names + [op.snake]) if names == sorted(names) else names + [op.snake]
+    value = "(" + "".join(f"{json.dumps(n)}, " for n in new) + ")"
+    return _replace(text, assignment.value, value)
+
+
+def register_cases(text: str, op: NewOp) -> str:
+    """mlx_delegate/test/op_cases.py importing the op test module after the
+    last module it imports, on a line like that one's."""
+    module = CASE_MODULE_PREFIX + op.snake
+    tree = _parse(text, CASES)
+    imports = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        and node.level == 1
+        and node.module is None
+        and all(a.name.startswith(CASE_MODULE_PREFIX) for a in node.names)
+    ]
+    if not imports:
+        raise SchemaError.at(
+            None, f"{CASES}: no `from . import {CASE_MODULE_PREFIX}...` line to add one after"
+        )
+    if any(a.name == module for node in imports for a in node.names):
+        raise SchemaError.at(None, f"{CASES}: `{module}` is imported already")
+    last = imports[-1]
+    lines = text.splitlines(keepends=True)
+    model = lines[last.lineno - 1]
+    if last.lineno != last.end_lineno or len(last.names) != 1:
+        model = f"from . import {last.names[0].name}\n"
+    new_line = model.replace(last.names[0].name, module, 1)
+    return "".join(lines[: last.end_lineno] + [new_line] + lines[last.end_lineno :])
+
+
+def _parse(text: str, path: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except SyntaxError as error:
+        raise SchemaError.at(None, f"{path} does not parse: {error}") from None
+
+
+def _replace(text: str, node: ast.expr, replacement: str) -> str:
+    lines = text.splitlines(keepends=True)
+    start = sum(len(line) for line in lines[: node.lineno - 1]) + _chars(
+        lines[node.lineno - 1], node.col_offset
+    )
+    end = sum(len(line) for line in lines[: node.end_lineno - 1]) + _chars(
+        lines[node.end_lineno - 1], node.end_col_offset
+    )
+    return text[:start] + replacement + text[end:]
+
+
+def _chars(line: str, utf8_offset: int) -> int:
+    """ast's column offsets count UTF-8 bytes."""
+    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8"))
