@@ -78,7 +78,9 @@ class BackendRegistry {
   BackendInterface* get(const Device& d) const;
   // Resolves a global device to its backend entry and backend-local index;
   // throws std::runtime_error with a clear message (e.g. "no CPU backend").
-  const LoadedBackend& resolve(const Device& d, int* local_index) const;
+  // A copy: another thread may load a backend (and move the entries) while
+  // the caller uses it.
+  LoadedBackend resolve(const Device& d, int* local_index) const;
   // A loaded backend by name ("cpu-openblas") or by group ("cpu").
   BackendInterface* get(const std::string& name) const;
 

@@ -208,7 +208,7 @@ const char* mlxd_resolve_device_json(const char* device) {
     if (device == nullptr) throw std::invalid_argument("device is NULL");
     mlxd::Device d = mlxd::parse_device(device);
     int local = 0;
-    const mlxd::LoadedBackend& lb = mlxd::BackendRegistry::instance().resolve(d, &local);
+    const mlxd::LoadedBackend lb = mlxd::BackendRegistry::instance().resolve(d, &local);
     out = "{\"device\":" + mlxd::json_string(mlxd::to_string(d)) +
           ",\"local_index\":" + std::to_string(local) + ",\"backend\":" + loaded_json(lb) + "}";
     return 0;
@@ -282,7 +282,7 @@ int mlxd_run_builtin_f32(const char* device, const char* op, const float* a, con
     std::string o = op;
     mlxd::Device d = mlxd::parse_device(device);
     int local = 0;
-    const mlxd::LoadedBackend& lb = mlxd::BackendRegistry::instance().resolve(d, &local);
+    const mlxd::LoadedBackend lb = mlxd::BackendRegistry::instance().resolve(d, &local);
     std::vector<mlxd::TensorView> in(2);
     in[0].dtype = in[1].dtype = mlxd::DType::Float32;
     if (o == "matmul") {
@@ -313,7 +313,7 @@ mlxd_program* mlxd_program_load(const char* device, const uint8_t* payload, uint
     if (payload == nullptr && size > 0) throw std::invalid_argument("payload is NULL");
     mlxd::Device d = mlxd::parse_device(device);
     int local = 0;
-    const mlxd::LoadedBackend& lb = mlxd::BackendRegistry::instance().resolve(d, &local);
+    const mlxd::LoadedBackend lb = mlxd::BackendRegistry::instance().resolve(d, &local);
     auto p = std::make_unique<mlxd_program>();
     p->backend = lb.backend;
     p->backend_name = lb.info.name;

@@ -85,7 +85,7 @@ BackendInterface* BackendRegistry::get(const Device& d) const {
   return lb ? lb->backend : nullptr;
 }
 
-const LoadedBackend& BackendRegistry::resolve(const Device& d, int* local_index) const {
+LoadedBackend BackendRegistry::resolve(const Device& d, int* local_index) const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   const LoadedBackend* lb = find_locked(d, local_index);
   if (lb != nullptr) return *lb;
