@@ -52,9 +52,13 @@ class FakeBackend final : public mlxd::BackendInterface {
   const mlxd::BackendInfo::PropertyMap& device_info(int i) const override {
     return info_.device_properties.at(static_cast<size_t>(i));
   }
-  std::unique_ptr<mlxd::ProgramHandle> load_program(int, const uint8_t*, size_t,
+  // Names the backend-local device it was asked for, so that tests see where
+  // the host placed a program.
+  std::unique_ptr<mlxd::ProgramHandle> load_program(int device_index, const uint8_t*, size_t,
                                                     const mlxd::ConstantResolver&) override {
-    throw std::runtime_error(std::string(FAKE_NAME) + " is a fake backend: no programs");
+    throw std::runtime_error(std::string(FAKE_NAME) +
+                             " is a fake backend: no programs (asked for local device " +
+                             std::to_string(device_index) + ")");
   }
   void execute(mlxd::ProgramHandle&, const std::vector<mlxd::TensorView>&,
                std::vector<mlxd::OutputBuffer>&) override {

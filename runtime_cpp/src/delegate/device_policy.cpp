@@ -5,6 +5,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 
 #include "delegate_log.h"
 
@@ -69,31 +70,34 @@ Device default_device() {
                                                                    : Device{DeviceType::cpu, 0};
 }
 
-// The registry's entry for the device; nullptr with the registry's reason in *why.
-const LoadedBackend* find_owner(const Device& device, int* local_index, std::string* why) {
+// The registry's entry for the device (a copy); empty with the registry's reason in *why.
+std::optional<LoadedBackend> find_owner(const Device& device, int* local_index, std::string* why) {
   try {
-    return &BackendRegistry::instance().resolve(device, local_index);
+    return BackendRegistry::instance().resolve(device, local_index);
   } catch (const std::exception& e) {
     *why = e.what();
-    return nullptr;
+    return std::nullopt;
   }
 }
 
 // Resolves the placement's device, falling back to the CPU where the choice allows it.
-const LoadedBackend* find_owner_or_fallback(const DeviceChoice& choice, Placement* p) {
+std::optional<LoadedBackend> find_owner_or_fallback(const DeviceChoice& choice, Placement* p) {
   std::string why;
-  const LoadedBackend* owner = find_owner(p->device, &p->local_index, &why);
-  if (owner != nullptr) return owner;
-  if (choice.strict || p->device.type == DeviceType::cpu) {
+  std::optional<LoadedBackend> owner = find_owner(p->device, &p->local_index, &why);
+  if (owner) return owner;
+  // Only a GPU that no backend provides falls back; an index past the last
+  // device of a loaded type is a mistake, whatever level asked for it.
+  bool type_loaded = BackendRegistry::instance().is_available(p->device.type);
+  if (choice.strict || p->device.type == DeviceType::cpu || type_loaded) {
     ET_LOG(Error, "MLXDelegateBackend: device %s (from %s): %s", to_string(p->device).c_str(),
            choice.source.c_str(), why.c_str());
-    return nullptr;
+    return std::nullopt;
   }
   ET_LOG(Info, "MLXDelegateBackend: device %s (from %s) unavailable (%s); using cpu",
          to_string(p->device).c_str(), choice.source.c_str(), why.c_str());
   p->device = Device{DeviceType::cpu, 0};
   owner = find_owner(p->device, &p->local_index, &why);
-  if (owner == nullptr) ET_LOG(Error, "MLXDelegateBackend: %s", why.c_str());
+  if (!owner) ET_LOG(Error, "MLXDelegateBackend: %s", why.c_str());
   return owner;
 }
 
@@ -129,8 +133,8 @@ et::Error place_program(et::BackendInitContext& context,
            choice.source.c_str(), e.what());
     return et::Error::InvalidArgument;
   }
-  const LoadedBackend* owner = find_owner_or_fallback(choice, placement);
-  if (owner == nullptr) return et::Error::NotFound;
+  std::optional<LoadedBackend> owner = find_owner_or_fallback(choice, placement);
+  if (!owner) return et::Error::NotFound;
   placement->backend = owner->backend;
   placement->backend_name = owner->info.name;
   return et::Error::Ok;

@@ -9,10 +9,11 @@
 //   3. the environment variable MLX_DELEGATE_DEVICE,
 //   4. the compile spec "device" written at export time,
 //   5. the default: the first GPU when a GPU backend is loaded, else the CPU.
-// "auto" (or an empty value) at any level means "no preference here". When
-// the device comes from the compile spec or the default and no backend owns
-// it, a GPU request falls back to the CPU with a warning; from levels 1 to 3 it
-// is an error.
+// "auto" (or an empty value) at any level means "no preference here". A GPU
+// from the compile spec or the default falls back to the CPU (info log) when
+// no GPU backend is loaded at all. Every other device that no backend owns is
+// an error naming the devices there are: any device from levels 1 to 3, a CPU
+// index past the last CPU, a GPU index past the last GPU (gpu:1 with one GPU).
 #pragma once
 
 #include <executorch/runtime/backend/interface.h>

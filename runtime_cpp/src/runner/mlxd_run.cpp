@@ -5,11 +5,13 @@
 //            [--device cpu|gpu|gpu:N] [--repeat N] [--warmup N]
 //            [--method forward] [--data weights.ptd] [--quiet]
 //   mlxd-run --batch JOBS.txt [--results RESULTS.txt] [--device ...] [--repeat N]
-//            [--warmup N] [--method forward]
+//            [--warmup N] [--method forward] [--threads N]
 //
 // Inputs and outputs use the .bin tensor format (tensor_bin.h, README.md).
 // A batch runs many programs in one process (the plugins load once: CUDA's
-// start-up is paid once, not per program), each exactly as a single run.
+// start-up is paid once, not per program), each exactly as a single run; a
+// job line may name its own device, and --threads runs jobs concurrently
+// (two programs on two devices from two threads).
 // Exit status: 0 on success, 1 on a failed load or run (in a batch: any job
 // failed), 2 on a usage error.
 #include <executorch/extension/module/module.h>
@@ -24,8 +26,10 @@
 #include <exception>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dtype_map.h"
@@ -60,11 +64,13 @@ constexpr const char* kUsage =
     "  --quiet             print nothing but errors\n"
     "\n"
     "   or: mlxd-run --batch JOBS.txt [--results RESULTS.txt] [--device D]\n"
-    "                [--repeat N] [--warmup N] [--method NAME]\n"
+    "                [--repeat N] [--warmup N] [--method NAME] [--threads N]\n"
     "\n"
-    "Runs every job of JOBS.txt (one per line: MODEL.pte IN.bin OUT.bin; blank lines\n"
-    "and lines starting with # are skipped) in this one process, as single runs with\n"
-    "the options given. A failed job does not stop the others. RESULTS.txt (default:\n"
+    "Runs every job of JOBS.txt (one per line: MODEL.pte IN.bin OUT.bin [DEVICE];\n"
+    "blank lines and lines starting with # are skipped) in this one process, as single\n"
+    "runs with the options given (DEVICE, when given, instead of --device). --threads N\n"
+    "runs up to N jobs at a time, each in its own thread (default 1: one after the\n"
+    "other). A failed job does not stop the others. RESULTS.txt (default:\n"
     "stdout) gets one line per job as it ends, flushed at once (a crash keeps the\n"
     "lines of the jobs before it), tab-separated:\n"
     "  N <tab> ok <tab> LOAD_MS <tab> MEDIAN_RUN_MS        job N (from 0) ran\n"
@@ -77,6 +83,7 @@ struct Job {
   std::string model;
   std::string inputs;
   std::string outputs;
+  std::string device;  // a batch line's own device; empty: --device
 };
 
 struct Options {
@@ -88,6 +95,7 @@ struct Options {
   std::string data;
   int repeat = 1;
   int warmup = 0;
+  int threads = 1;  // batch jobs run at a time
   bool quiet = false;
 };
 
@@ -134,6 +142,8 @@ Options parse_args(int argc, char** argv) {
       o.repeat = parse_count("--repeat", value("--repeat"), 1);
     } else if (a == "--warmup") {
       o.warmup = parse_count("--warmup", value("--warmup"), 0);
+    } else if (a == "--threads") {
+      o.threads = parse_count("--threads", value("--threads"), 1);
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -155,6 +165,7 @@ Options parse_args(int argc, char** argv) {
     return o;
   }
   if (!o.results.empty()) usage_error("--results needs --batch");
+  if (o.threads != 1) usage_error("--threads needs --batch");
   if (o.job.model.empty()) usage_error("no model given");
   if (o.job.inputs.empty()) usage_error("--inputs is required");
   if (o.job.outputs.empty()) usage_error("--outputs is required");
@@ -290,7 +301,8 @@ JobReport run_job(const Job& job, const Options& o) {
 
   JobReport report;
   auto t0 = std::chrono::steady_clock::now();
-  mlxd::runner::load_method(*module, o.method, o.device, job.model);
+  mlxd::runner::load_method(*module, o.method, job.device.empty() ? o.device : job.device,
+                            job.model);
   report.load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto meta = module->method_meta(o.method);
@@ -335,7 +347,7 @@ void print_report(const Job& job, const Options& o, const JobReport& report) {
   std::printf("wrote %zu output(s) to %s\n", report.outputs.size(), job.outputs.c_str());
 }
 
-// The jobs of a jobs file: "MODEL IN OUT" per line, blank and # lines skipped.
+// The jobs of a jobs file: "MODEL IN OUT [DEVICE]" per line, blank and # lines skipped.
 std::vector<Job> read_jobs(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open the jobs file");
@@ -346,9 +358,10 @@ std::vector<Job> read_jobs(const std::string& path) {
     Job job;
     std::string extra;
     if (!(words >> job.model) || job.model[0] == '#') continue;
-    if (!(words >> job.inputs >> job.outputs) || (words >> extra)) {
+    if (!(words >> job.inputs >> job.outputs) || ((words >> job.device) && (words >> extra))) {
       throw std::runtime_error(path + ":" + std::to_string(number) +
-                               ": expected 'MODEL.pte IN.bin OUT.bin', got '" + line + "'");
+                               ": expected 'MODEL.pte IN.bin OUT.bin [DEVICE]', got '" + line +
+                               "'");
     }
     jobs.push_back(job);
   }
@@ -370,20 +383,52 @@ int run_batch(const Options& o) {
     results = std::fopen(o.results.c_str(), "w");
     if (!results) throw std::runtime_error(o.results + ": cannot open for writing");
   }
+  // Workers take the next job number under the lock and write their lines
+  // under it; the jobs themselves run unlocked, concurrently with --threads.
+  std::mutex mu;
+  size_t next = 0;
   size_t failed = 0;
-  for (size_t n = 0; n < jobs.size(); ++n) {
-    std::fprintf(stderr, "mlxd-run: job %zu: %s\n", n, jobs[n].model.c_str());
-    try {
-      JobReport report = run_job(jobs[n], o);
-      std::fprintf(results, "%zu\tok\t%.4f\t%.4f\n", n, report.load_ms, median(report.times_ms));
-    } catch (const std::exception& e) {
-      ++failed;
-      std::fprintf(results, "%zu\terror\t%s\n", n, one_line(e.what()).c_str());
+  auto worker = [&]() {
+    for (;;) {
+      size_t n;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next == jobs.size()) return;
+        n = next++;
+        std::fprintf(stderr, "mlxd-run: job %zu: %s\n", n, jobs[n].model.c_str());
+      }
+      std::string line;
+      bool ok = false;
+      try {
+        JobReport report = run_job(jobs[n], o);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%zu\tok\t%.4f\t%.4f\n", n, report.load_ms,
+                      median(report.times_ms));
+        line = buf;
+        ok = true;
+      } catch (const std::exception& e) {
+        line = std::to_string(n) + "\terror\t" + one_line(e.what()) + "\n";
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      if (!ok) ++failed;
+      std::fputs(line.c_str(), results);
+      std::fflush(results);  // a later job that crashes the process keeps this line
     }
-    std::fflush(results);  // a later job that crashes the process keeps this line
+  };
+  auto start = std::chrono::steady_clock::now();
+  size_t n_threads = std::min(static_cast<size_t>(o.threads), std::max<size_t>(jobs.size(), 1));
+  if (n_threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < n_threads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
   }
+  double wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (results != stdout) std::fclose(results);
-  std::fprintf(stderr, "mlxd-run: %zu job(s), %zu failed\n", jobs.size(), failed);
+  std::fprintf(stderr, "mlxd-run: %zu job(s), %zu failed; %.1f ms on %zu thread(s)\n", jobs.size(),
+               failed, wall_ms, std::max<size_t>(n_threads, 1));
   return failed ? 1 : 0;
 }
 
