@@ -5,6 +5,7 @@ so the partitioner and preprocess cannot disagree."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional
 
 import torch
@@ -22,6 +23,9 @@ from .ops import default_registry
 from .passes import rewrite_non_core_ops
 from .preprocess import BACKEND_ID, COMPILE_SPEC
 
+# The device strings the delegate parses (runtime_cpp/src/host/parsing.cpp).
+_DEVICE = re.compile(r"auto|(cpu|gpu)(:[0-9]{1,6})?")
+
 
 class MLXPartitioner(Partitioner):
     def __init__(
@@ -37,6 +41,11 @@ class MLXPartitioner(Partitioner):
         results are the same)."""
         specs = list(compile_specs or [])
         if device is not None:
+            if not _DEVICE.fullmatch(device):
+                raise ValueError(
+                    f"device {device!r}: expected cpu, gpu, cpu:N, gpu:N or auto "
+                    "(N: the global index over the loaded backends, checked at load time)"
+                )
             specs.append(CompileSpec("device", device.encode()))
         if compile is not None:
             specs.append(CompileSpec(COMPILE_SPEC, b"1" if compile else b"0"))

@@ -317,3 +317,11 @@ def test_the_compile_spec_switches_compiled_chains_off():
     bad = MLXPartitioner([CompileSpec("compile", b"yes")])
     with pytest.raises(Exception, match="compile spec 'compile' takes b'0' or b'1'"):
         to_edge_transform_and_lower(torch.export.export(model, (x,)), partitioner=[bad])
+
+
+def test_the_device_goes_into_the_compile_spec():
+    specs = MLXPartitioner(device="gpu:1").delegation_spec.compile_specs
+    assert [(s.key, s.value) for s in specs] == [("device", b"gpu:1")]
+    for bad in ("cuda:1", "gpu:", "gpu:-1", "gpu1"):
+        with pytest.raises(ValueError, match="expected cpu, gpu, cpu:N, gpu:N or auto"):
+            MLXPartitioner(device=bad)
