@@ -418,4 +418,7 @@ def test_batch_results_on_stdout_and_usage_errors(runner, add_model, tmp_path):
 
     (tmp_path / "bad.txt").write_text(f"{add_model} {tmp_path / 'in.bin'}\n")
     proc = run(runner, "--batch", tmp_path / "bad.txt")
-    assert proc.returncode == 1 and "bad.txt:1: expected 'MODEL.pte IN.bin OUT.bin'" in proc.stderr
+    assert (
+        proc.returncode == 1
+        and "bad.txt:1: expected 'MODEL.pte IN.bin OUT.bin [DEVICE]'" in proc.stderr
+    )

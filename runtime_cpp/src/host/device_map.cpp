@@ -94,7 +94,7 @@ LoadedBackend BackendRegistry::resolve(const Device& d, int* local_index) const 
     const_cast<BackendRegistry*>(this)->init_search_paths_locked();
     throw std::runtime_error(no_backend_message(d, search_paths_));
   }
-  throw std::runtime_error(out_of_range_message(d, count, loaded_));
+  throw std::runtime_error(out_of_range_message(d, count, backends()));  // in index order
 }
 
 BackendInterface* BackendRegistry::get(const std::string& name) const {
