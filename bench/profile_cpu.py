@@ -81,7 +81,9 @@ def parse_report(text: str) -> dict[str, float]:
     shares: dict[str, float] = defaultdict(float)
     for line in text.splitlines():
         # -v: percent, the library's full path, address, origin, [.] or [k], symbol
-        match = re.match(r"\s*([\d.]+)%\s+(\S+)\s+(?:0x[0-9a-f]+\s+\S+\s+)?\[[.kgu]\]\s+(.*)$", line)
+        match = re.match(
+            r"\s*([\d.]+)%\s+(\S+)\s+(?:0x[0-9a-f]+\s+\S+\s+)?\[[.kgu]\]\s+(.*)$", line
+        )
         if match:
             percent, dso, symbol = float(match.group(1)), match.group(2), match.group(3)
             shares[kind_of(dso, symbol.strip())] += percent
