@@ -69,14 +69,6 @@ std::vector<std::string> sorted_entries(const std::string& dir) {
 
 }  // namespace
 
-std::string real_path(const std::string& path) {
-  char buf[PATH_MAX];
-  if (::realpath(path.c_str(), buf) != nullptr) {
-    return std::string(buf);
-  }
-  return path;
-}
-
 void BackendRegistry::init_search_paths_locked() {
   if (search_paths_ready_) {
     return;
