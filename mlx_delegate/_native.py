@@ -1,9 +1,13 @@
 """Locating and loading the mlx-delegate host library (libmlx_delegate_host.so).
 
-The library is looked up at `$MLX_DELEGATE_HOST_LIB` when set, else in
-`build/runtime/` under the repository root (where `runtime_cpp/build.sh`
-puts it). It is loaded once per process with RTLD_GLOBAL, so that a backend
-it registers with ExecuTorch is visible to the executorch Python bindings.
+The library is looked up at `$MLX_DELEGATE_HOST_LIB` when set, else in the
+package's `lib/` when installed from a wheel, else in `build/runtime/` under
+the repository root (where `runtime_cpp/build.sh` puts it): `_layout.LIB_DIR`.
+It is loaded once per process with RTLD_GLOBAL, so that a backend it registers
+with ExecuTorch is visible to the executorch Python bindings.
+
+The plugins are found by the host itself, in `backends/` next to it. The
+plugin packages' folders are added to its search paths when it loads.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ import sys
 import threading
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_BUILD_DIR = REPO_ROOT / "build" / "runtime"
+from . import _layout
+
+DEFAULT_BUILD_DIR = _layout.LIB_DIR
 HOST_LIB_NAME = (
     "libmlx_delegate_host.dylib" if sys.platform == "darwin" else "libmlx_delegate_host.so"
 )
@@ -138,7 +143,7 @@ def host_library() -> ctypes.CDLL:
             if not path.is_file():
                 raise HostLibraryNotFound(
                     f"mlx-delegate host library not found at {path}; build it with "
-                    f"runtime_cpp/build.sh or set MLX_DELEGATE_HOST_LIB"
+                    f"runtime_cpp/build.sh (or pip install mlx-delegate) or set MLX_DELEGATE_HOST_LIB"
                 )
             lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
             _declare(lib)
@@ -149,3 +154,12 @@ def host_library() -> ctypes.CDLL:
 def last_error() -> str:
     msg = host_library().mlxd_last_error()
     return msg.decode() if msg else ""
+
+
+def mlxd_run_main() -> None:
+    """The `mlxd-run` console script: runs the C++ runner of this installation with the
+    command line given (see runtime_cpp/README.md)."""
+    runner = _layout.BIN_DIR / "mlxd-run"
+    if not runner.is_file():
+        sys.exit(f"mlxd-run: the runner is not at {runner}; build it with runtime_cpp/build.sh")
+    os.execv(runner, [str(runner), *sys.argv[1:]])

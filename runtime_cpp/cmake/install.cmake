@@ -58,3 +58,15 @@ install(FILES "${CMAKE_CURRENT_BINARY_DIR}/mlx_delegateConfig.cmake"
   "${CMAKE_CURRENT_BINARY_DIR}/mlx_delegateConfigVersion.cmake"
   DESTINATION "${MLXD_INSTALL_CMAKEDIR}" COMPONENT runtime)
 
+# The wheel's Python side: codegen's templates and formatting rules, the
+# schema and the generated code, where the packages look for them when
+# installed (codegen/resources.py, mlx_delegate/_layout.py).
+if(MLXD_WHEEL_LAYOUT)
+  install(DIRECTORY "${MLXD_REPO_ROOT}/templates/" DESTINATION codegen/templates
+    COMPONENT python)
+  install(FILES "${MLXD_REPO_ROOT}/.clang-format" DESTINATION codegen COMPONENT python)
+  install(DIRECTORY "${MLXD_REPO_ROOT}/generated/" DESTINATION mlx_delegate/generated
+    COMPONENT python PATTERN "__pycache__" EXCLUDE)
+  install(FILES "${MLXD_REPO_ROOT}/schema/schema.fbs" DESTINATION mlx_delegate/schema
+    COMPONENT python)
+endif()
