@@ -24,14 +24,16 @@ install(FILES
 install(FILES "${MLXD_GENERATED_DIR}/mlx_dtypes.h" "${MLXD_GENERATED_DIR}/mlx_payload.h"
   DESTINATION "${MLXD_INSTALL_INCLUDEDIR}/mlx_delegate/schema" COMPONENT runtime)
 
-# The plugins: fronts and implementations, in backends/ next to the host.
+# The plugins: fronts and implementations, in backends/ next to the host
+# (MLXD_INSTALL_PLUGINDIR), one component each (plugin_<name>), so that a
+# plugin package installs its plugin alone (packages/mlx-delegate-cuda).
 get_property(_mlxd_plugins GLOBAL PROPERTY MLXD_PLUGINS)
 foreach(name IN LISTS _mlxd_plugins)
   get_property(_mlxd_plugin GLOBAL PROPERTY MLXD_PLUGIN_${name})
   list(FILTER _mlxd_plugin INCLUDE REGEX "^IMPL=")
   string(REPLACE "IMPL=" "" _mlxd_impl "${_mlxd_plugin}")
   install(TARGETS mlx-${name} ${_mlxd_impl}
-    LIBRARY DESTINATION "${MLXD_INSTALL_LIBDIR}/backends" COMPONENT runtime)
+    LIBRARY DESTINATION "${MLXD_INSTALL_PLUGINDIR}" COMPONENT plugin_${name})
 endforeach()
 
 set(MLXD_EXPORT_DELEGATE OFF)

@@ -21,6 +21,12 @@ else()
   set(MLXD_INSTALL_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
 set(MLXD_INSTALL_CMAKEDIR "${MLXD_INSTALL_LIBDIR}/cmake/mlx_delegate")
+# Where the plugins go: backends/ next to the host, where it searches; a plugin
+# package puts its plugin in a folder of its own (packages/mlx-delegate-cuda).
+set(MLXD_INSTALL_PLUGINDIR "" CACHE STRING "Plugin install folder (default: LIBDIR/backends)")
+if(NOT MLXD_INSTALL_PLUGINDIR)
+  set(MLXD_INSTALL_PLUGINDIR "${MLXD_INSTALL_LIBDIR}/backends")
+endif()
 
 # mlxd_rpath(<var> <install folder of the binary, relative to the prefix> <folder>...)
 # An installed binary's RPATH entries for folders of ours (given relative to

@@ -84,6 +84,22 @@ std::vector<std::string>& BackendRegistry::search_paths() {
   return search_paths_;
 }
 
+bool BackendRegistry::add_search_path(const std::string& dir) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  init_search_paths_locked();
+  if (std::getenv("MLX_BACKEND_PATH") != nullptr) {
+    return false;
+  }
+  std::string real = real_path(dir);
+  for (const auto& p : search_paths_) {
+    if (real_path(p) == real) {
+      return false;
+    }
+  }
+  search_paths_.push_back(dir);
+  return true;
+}
+
 // Plugin files of the search paths, in search path then name order; a file
 // already loaded or reached twice (links, repeated folders) is left out.
 std::vector<BackendRegistry::Candidate> BackendRegistry::discover_locked() {

@@ -35,6 +35,10 @@ std::vector<std::string>& BackendRegistry::search_paths() {
   return search_paths_;
 }
 
+bool BackendRegistry::add_search_path(const std::string&) {
+  return false;  // nothing is searched
+}
+
 // The linked-in backends not loaded yet, in the order CMake listed them.
 std::vector<BackendRegistry::Candidate> BackendRegistry::discover_locked() {
   std::vector<Candidate> out;
