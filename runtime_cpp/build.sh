@@ -32,7 +32,7 @@ fi
 
 "$CMAKE" -S "$ROOT/runtime_cpp" -B "$BUILD_DIR" -G "Unix Makefiles" \
   -DCMAKE_BUILD_TYPE=Release \
-  -DMLXD_PYTHON="$PYTHON" -DMLXD_WHEEL_LAYOUT=OFF \
+  -DMLXD_PYTHON="$PYTHON" -DMLXD_WHEEL_LAYOUT=OFF -DMLXD_BUILD_CUDA=AUTO \
   "${EXTRA[@]}" "$@"
 if [[ -n "${MLXD_TARGETS:-}" ]]; then
   read -r -a TARGETS <<< "$MLXD_TARGETS"
