@@ -17,9 +17,15 @@ test: codegen-check runtime
 
 setup: $(INSTALLED)
 
+# The editable install builds the C++ runtime into build/runtime (scikit-build-core, without
+# build isolation: against this venv's wheels, installed first with the build backend from
+# [build-system]); `runtime` then finds that tree built.
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check -q -e .
+	$(PY) -m pip install --disable-pip-version-check -q $$($(PY) -c \
+	  "import shlex, tomllib; print(shlex.join(tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires']))")
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install --disable-pip-version-check -q \
+	  --no-build-isolation -e .
 	touch $@
 
 codegen-check: $(INSTALLED)

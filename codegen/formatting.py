@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
+from . import resources
 from .diagnostics import SchemaError
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-CLANG_FORMAT_CONFIG = REPO_ROOT / ".clang-format"
+CLANG_FORMAT_CONFIG = resources.CLANG_FORMAT_CONFIG
 BLACK_LINE_LENGTH = 100
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("MLXD_CODEGEN_CACHE", REPO_ROOT / ".cache" / "codegen"))
+    return Path(os.environ.get("MLXD_CODEGEN_CACHE", resources.default_cache_dir()))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ from typing import Optional
 
 import jinja2
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
+from . import resources
+
+TEMPLATE_DIR = resources.TEMPLATE_DIR
 
 
 def make_environment(

@@ -1,7 +1,8 @@
 """Loads the generated IR modules (from schema/schema.fbs) by path, once, without
 importing torch: the runtime API (backends.py, runtime.py) needs some of them too.
 
-generated/ is committed at the repository root rather than inside this package."""
+generated/ is committed at the repository root rather than inside this package; an installed
+wheel carries it inside the package (_layout.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-GENERATED_PYTHON = Path(__file__).resolve().parent.parent / "generated" / "python"
+from . import _layout
+
+GENERATED_PYTHON = _layout.GENERATED_DIR / "python"
 
 
 def load(module_name: str, file_name: str) -> ModuleType:

@@ -1,24 +1,35 @@
 """Locating and loading the mlx-delegate host library (libmlx_delegate_host.so).
 
-The library is looked up at `$MLX_DELEGATE_HOST_LIB` when set, else in
-`build/runtime/` under the repository root (where `runtime_cpp/build.sh`
-puts it). It is loaded once per process with RTLD_GLOBAL, so that a backend
-it registers with ExecuTorch is visible to the executorch Python bindings.
+The library is looked up at `$MLX_DELEGATE_HOST_LIB` when set, else in the
+package's `lib/` when installed from a wheel, else in `build/runtime/` under
+the repository root (where `runtime_cpp/build.sh` puts it): `_layout.LIB_DIR`.
+It is loaded once per process with RTLD_GLOBAL, so that a backend it registers
+with ExecuTorch is visible to the executorch Python bindings.
+
+The plugins are found by the host itself, in `backends/` next to it, and in
+the folders that installed plugin packages offer through the entry point group
+`mlx_delegate.backends` (plugin_package_dirs(); added to the host's search
+paths when it loads, unless `MLX_BACKEND_PATH` is set, which alone decides).
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.metadata
 import os
 import sys
 import threading
+import warnings
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_BUILD_DIR = REPO_ROOT / "build" / "runtime"
+from . import _layout
+
+DEFAULT_BUILD_DIR = _layout.LIB_DIR
 HOST_LIB_NAME = (
     "libmlx_delegate_host.dylib" if sys.platform == "darwin" else "libmlx_delegate_host.so"
 )
+
+ENTRY_POINT_GROUP = "mlx_delegate.backends"
 
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
@@ -62,6 +73,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         "mlxd_backends_json": (c_str, []),
         "mlxd_report_json": (c_str, []),
         "mlxd_search_paths_json": (c_str, []),
+        "mlxd_add_search_path": (ctypes.c_int, [c_str]),
         "mlxd_is_available": (ctypes.c_int, [ctypes.c_int]),
         "mlxd_device_count": (ctypes.c_int, [ctypes.c_int]),
         "mlxd_resolve_device_json": (c_str, [c_str]),
@@ -138,14 +150,49 @@ def host_library() -> ctypes.CDLL:
             if not path.is_file():
                 raise HostLibraryNotFound(
                     f"mlx-delegate host library not found at {path}; build it with "
-                    f"runtime_cpp/build.sh or set MLX_DELEGATE_HOST_LIB"
+                    f"runtime_cpp/build.sh (or pip install mlx-delegate) or set MLX_DELEGATE_HOST_LIB"
                 )
             lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
             _declare(lib)
+            for folder in plugin_package_dirs():
+                lib.mlxd_add_search_path(str(folder).encode())
             _lib = lib
         return _lib
+
+
+def plugin_package_dirs() -> list[Path]:
+    """The plugin folders of installed plugin packages (e.g. mlx-delegate-cuda), in entry point
+    name order. A package declares, in its pyproject.toml,
+
+        [project.entry-points."mlx_delegate.backends"]
+        cuda = "mlx_delegate_cuda:backend_dir"
+
+    naming a function that returns the folder of its `libmlx-*.so` plugins (or the folder
+    itself). An entry point that fails to load is a warning, not an error."""
+    folders = []
+    entry_points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    for ep in sorted(entry_points, key=lambda ep: ep.name):
+        try:
+            found = ep.load()
+            folders.append(Path(found() if callable(found) else found))
+        except Exception as e:  # a broken package must not stop the others
+            warnings.warn(
+                f"mlx-delegate: plugin package entry point {ep.name} = {ep.value} failed: "
+                f"{type(e).__name__}: {e}",
+                stacklevel=2,
+            )
+    return folders
 
 
 def last_error() -> str:
     msg = host_library().mlxd_last_error()
     return msg.decode() if msg else ""
+
+
+def mlxd_run_main() -> None:
+    """The `mlxd-run` console script: runs the C++ runner of this installation with the
+    command line given (see runtime_cpp/README.md)."""
+    runner = _layout.BIN_DIR / "mlxd-run"
+    if not runner.is_file():
+        sys.exit(f"mlxd-run: the runner is not at {runner}; build it with runtime_cpp/build.sh")
+    os.execv(runner, [str(runner), *sys.argv[1:]])

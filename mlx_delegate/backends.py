@@ -9,7 +9,9 @@
 
 Backend plugins are `libmlx-{name}[-{variant}].so`, searched in
 `$MLX_BACKEND_PATH` (colon-separated) when set, otherwise in the compile-time
-backend folder and `backends/` next to the host library. Loaded backends are
+backend folder, `backends/` next to the host library, and the folders of
+installed plugin packages (entry point group `mlx_delegate.backends`:
+`_native.plugin_package_dirs()`). Loaded backends are
 never unloaded: a process that needs another selection starts afresh.
 
 The queries (list, report, is_available, device_count, device, memory,

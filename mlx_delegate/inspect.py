@@ -14,11 +14,11 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
-from . import _quiet
+from . import _layout, _quiet
 from .ir import inspector, schema
 from .serialization import BACKEND_ID, PayloadError, split
 
-FLATC_PYTHON = Path(__file__).resolve().parent.parent / "generated" / "flatc_py"
+FLATC_PYTHON = _layout.GENERATED_DIR / "flatc_py"
 
 
 def _flatc(name: str):

@@ -94,6 +94,7 @@ def library() -> ctypes.CDLL:
                 )
             lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
             _declare(lib)
+            _native.host_library()  # the plugin packages' folders, before a program loads
             if lib.mlxd_delegate_registered() != 1:
                 raise ImportError(
                     f"{path} loaded but {BACKEND_ID} is not the backend ExecuTorch resolves "

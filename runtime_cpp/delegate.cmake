@@ -21,26 +21,39 @@ endif()
 message(STATUS "mlx-delegate: delegate FlatBuffer verifier: ${MLXD_DELEGATE_VERIFY_FLATBUFFER}")
 
 # --- libmlx_delegate.so ------------------------------------------------------
-add_library(mlx_delegate SHARED
+# Compiled once: linked with the host library here, and into the static
+# build's library (MLXD_STATIC_BACKENDS).
+add_library(mlxd_delegate_objects OBJECT
   src/delegate/mlx_delegate_backend.cpp
   src/delegate/device_policy.cpp
   src/delegate/evalue_marshalling.cpp
   src/delegate/payload.cpp)
-target_include_directories(mlx_delegate PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate)
+target_include_directories(mlxd_delegate_objects PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate)
 if(MLXD_DELEGATE_VERIFY_FLATBUFFER)
-  target_include_directories(mlx_delegate SYSTEM PRIVATE
+  target_include_directories(mlxd_delegate_objects SYSTEM PRIVATE
     "${MLXD_GENERATED_DIR}" "${MLXD_FLATBUFFERS_INCLUDE_DIR}")
 endif()
-target_compile_definitions(mlx_delegate PRIVATE
+target_compile_definitions(mlxd_delegate_objects PRIVATE
   MLXD_DELEGATE_VERIFY_FLATBUFFER=${MLXD_DELEGATE_VERIFY_FLATBUFFER})
-target_compile_options(mlx_delegate PRIVATE ${MLXD_WARNINGS})
-target_link_libraries(mlx_delegate PUBLIC mlx_delegate_host executorch::runtime)
-# $ORIGIN finds libmlx_delegate_host.so next to it; the imported
-# libexecutorch.so is found through the RUNPATH CMake records for it.
+target_compile_options(mlxd_delegate_objects PRIVATE ${MLXD_WARNINGS})
+target_link_libraries(mlxd_delegate_objects PUBLIC mlxd_interface executorch::runtime)
+set_target_properties(mlxd_delegate_objects PROPERTIES
+  CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+
+# The folder of libexecutorch.so, for the installed RPATHs.
+get_target_property(_mlxd_et_lib executorch::runtime IMPORTED_LOCATION)
+get_filename_component(MLXD_EXECUTORCH_LIBDIR "${_mlxd_et_lib}" DIRECTORY)
+
+add_library(mlx_delegate SHARED)
+target_link_libraries(mlx_delegate PRIVATE mlxd_delegate_objects
+  PUBLIC mlx_delegate_host executorch::runtime)
+# $ORIGIN finds libmlx_delegate_host.so next to it; in the build tree the
+# imported libexecutorch.so is found through the RUNPATH CMake records for it.
+mlxd_rpath(_mlxd_delegate_rpath "${MLXD_INSTALL_LIBDIR}" "${MLXD_INSTALL_LIBDIR}"
+           "${MLXD_EXECUTORCH_LIBDIR}")
 set_target_properties(mlx_delegate PROPERTIES
-  LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
-  CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
-  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")
+  LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}" EXPORT_NAME delegate
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "${_mlxd_delegate_rpath}")
 
 # --- mlxd-run ---------------------------------------------------------------
 option(MLXD_RUNNER_KERNELS
@@ -63,9 +76,11 @@ if(MLXD_RUNNER_KERNELS AND TARGET executorch::kernels_optimized)
   target_link_libraries(mlxd-run PRIVATE executorch::kernels_optimized)
   message(STATUS "mlx-delegate: mlxd-run links executorch::kernels_optimized")
 endif()
+mlxd_rpath(_mlxd_run_rpath "${MLXD_INSTALL_BINDIR}" "${MLXD_INSTALL_LIBDIR}"
+           "${MLXD_EXECUTORCH_LIBDIR}")
 set_target_properties(mlxd-run PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
-  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "${_mlxd_run_rpath}")
 
 # --- mlxd-generate ----------------------------------------------------------
 # Token generation from a .pte of `python -m mlx_delegate.llm export`; the whole
@@ -75,4 +90,4 @@ target_compile_options(mlxd-generate PRIVATE ${MLXD_WARNINGS})
 target_link_libraries(mlxd-generate PRIVATE mlxd_runner_common)
 set_target_properties(mlxd-generate PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
-  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "\$ORIGIN")
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "${_mlxd_run_rpath}")

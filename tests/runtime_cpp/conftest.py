@@ -5,6 +5,7 @@ need executorch.runtime are forked from a process that has imported it)."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -20,15 +21,23 @@ REPO = Path(__file__).resolve().parents[2]
 BUILD_DIR = Path(os.environ.get("MLXD_TEST_BUILD_DIR", REPO / "build" / "runtime"))
 
 
+@contextlib.contextmanager
+def build_lock(build_dir: Path):
+    """Held while configuring, building or installing the build tree: pytest-xdist workers
+    take turns."""
+    build_dir.parent.mkdir(parents=True, exist_ok=True)
+    with open(build_dir.parent / ".runtime_build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="session")
 def runtime_build() -> Path:
-    """Builds build/runtime (host, plugins, test plugins) with runtime_cpp/build.sh."""
-    BUILD_DIR.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = BUILD_DIR.parent / ".runtime_build.lock"
+    """Builds build/runtime (host, plugins, test plugins, the static variant) with
+    runtime_cpp/build.sh."""
     env = dict(os.environ, BUILD_DIR=str(BUILD_DIR), PYTHON=sys.executable)
     env.setdefault("JOBS", "2")
-    with open(lock_path, "w") as lock:  # pytest-xdist workers build one at a time
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with build_lock(BUILD_DIR):
         proc = subprocess.run(
             ["bash", str(REPO / "runtime_cpp" / "build.sh"), "--test-plugins"],
             cwd=REPO,

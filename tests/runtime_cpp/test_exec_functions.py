@@ -31,7 +31,7 @@ def _objects(runtime_build: Path, tmp_path: Path) -> list[Path]:
     archive = runtime_build / "libmlxd_mlx_common.a"
     subprocess.run(["ar", "x", str(archive)], cwd=folder, check=True)
     # The CPU plugin's own object (the MLX backend the op library calls back into).
-    backend = runtime_build / "CMakeFiles" / "mlxd_impl_cpu.dir" / "src" / "plugin"
+    backend = runtime_build / "CMakeFiles" / "mlxd_impl_cpu_objects.dir" / "src" / "plugin"
     return sorted(folder.glob("*.o")) + [backend / "mlx_backend.cpp.o"]
 
 

@@ -41,6 +41,9 @@ MLXD_EXPORT const char* mlxd_backends_json(void);
 MLXD_EXPORT const char* mlxd_report_json(void);
 /* ["dir", ...] */
 MLXD_EXPORT const char* mlxd_search_paths_json(void);
+/* Appends a plugin folder to the search paths (BackendRegistry::add_search_path):
+ * 1 when added, 0 when not (MLX_BACKEND_PATH set, already there, static build). */
+MLXD_EXPORT int mlxd_add_search_path(const char* dir);
 
 /* device_type: 0 = cpu, 1 = gpu. */
 MLXD_EXPORT int mlxd_is_available(int device_type);

@@ -97,6 +97,12 @@ class BackendRegistry {
   // library. Computed on first use; modifiable.
   std::vector<std::string>& search_paths();
 
+  // Appends a folder to the search paths (plugin packages found by the Python
+  // side: the `mlx_delegate.backends` entry points). False, and nothing added,
+  // when MLX_BACKEND_PATH is set (it alone decides), when the folder is there
+  // already, or in a static build (it searches nothing).
+  bool add_search_path(const std::string& dir);
+
   // Memory routing. Per device: that device's backend (0 / no-op when
   // none). Without a device: getters sum over GPU backends, setters throw
   // when more than one GPU backend is loaded; reset_peak_memory and

@@ -186,6 +186,13 @@ const char* mlxd_search_paths_json(void) {
   return rc == 0 ? out.c_str() : nullptr;
 }
 
+int mlxd_add_search_path(const char* dir) {
+  return guarded([&] {
+    if (dir == nullptr) throw std::invalid_argument("mlxd_add_search_path: dir is NULL");
+    return mlxd::BackendRegistry::instance().add_search_path(dir) ? 1 : 0;
+  });
+}
+
 int mlxd_is_available(int device_type) {
   return guarded([&] {
     return mlxd::BackendRegistry::instance().is_available(device_type == 1 ? mlxd::DeviceType::gpu

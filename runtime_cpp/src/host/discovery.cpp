@@ -69,14 +69,6 @@ std::vector<std::string> sorted_entries(const std::string& dir) {
 
 }  // namespace
 
-std::string real_path(const std::string& path) {
-  char buf[PATH_MAX];
-  if (::realpath(path.c_str(), buf) != nullptr) {
-    return std::string(buf);
-  }
-  return path;
-}
-
 void BackendRegistry::init_search_paths_locked() {
   if (search_paths_ready_) {
     return;
@@ -90,6 +82,22 @@ std::vector<std::string>& BackendRegistry::search_paths() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   init_search_paths_locked();
   return search_paths_;
+}
+
+bool BackendRegistry::add_search_path(const std::string& dir) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  init_search_paths_locked();
+  if (std::getenv("MLX_BACKEND_PATH") != nullptr) {
+    return false;
+  }
+  std::string real = real_path(dir);
+  for (const auto& p : search_paths_) {
+    if (real_path(p) == real) {
+      return false;
+    }
+  }
+  search_paths_.push_back(dir);
+  return true;
 }
 
 // Plugin files of the search paths, in search path then name order; a file

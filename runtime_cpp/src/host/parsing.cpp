@@ -1,5 +1,8 @@
-// The registry's text formats: device specs, plugin file names, folder lists and name patterns.
+// The registry's text formats: device specs, plugin file names, folder lists and name patterns;
+// canonical paths.
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -99,6 +102,14 @@ bool glob_match(const std::string& pattern, const std::string& full, const std::
     return fnmatch(pattern.substr(0, pattern.size() - 2).c_str(), group.c_str(), 0) == 0;
   }
   return false;
+}
+
+std::string real_path(const std::string& path) {
+  char buf[PATH_MAX];
+  if (::realpath(path.c_str(), buf) != nullptr) {
+    return std::string(buf);
+  }
+  return path;
 }
 
 }  // namespace mlxd

@@ -1,4 +1,4 @@
-// Loading one plugin: dlopen, the ABI check, its score, mlx_backend_init and registration.
+// Loading one plugin: dlopen, the ABI check, its score and mlx_backend_init.
 #include <dlfcn.h>
 
 #include <cstring>
@@ -174,32 +174,6 @@ bool BackendRegistry::init_locked(Candidate& c) {
     return false;
   }
   return register_locked(c, backend);
-}
-
-// Adds an initialised backend to the loaded ones, unless its info() throws.
-bool BackendRegistry::register_locked(Candidate& c, BackendInterface* backend) {
-  LoadedBackend lb;
-  try {
-    lb.info = backend->info();
-  } catch (const std::exception& e) {
-    record_locked(c, false, Reason::init, std::string("info() threw: ") + e.what());
-    c.handle = nullptr;
-    return false;
-  }
-  lb.backend = backend;
-  lb.dl_handle = c.handle;
-  lb.library_path = c.path;
-  lb.group = c.group;
-  lb.variant = c.variant;
-  lb.score = c.has_score_fn ? c.score : lb.info.score;
-  if (lb.info.device_count < 0) lb.info.device_count = 0;
-  loaded_.push_back(std::move(lb));
-  reindex_locked();
-  const BackendInfo& info = loaded_.back().info;
-  record_locked(c, true, Reason::none,
-                "score " + std::to_string(c.score) + ", " + device_type_name(info.device_type) +
-                    " x" + std::to_string(info.device_count));
-  return true;
 }
 
 BackendInterface* BackendRegistry::load(const std::string& path) {

@@ -1,4 +1,5 @@
-// The registry singleton and its report of every plugin candidate it considered.
+// The registry singleton, its report of every plugin candidate it considered, and the
+// registration of a created backend (the same whether its plugin was dlopened or linked in).
 #include "host_log.h"
 #include "registry_internal.h"
 
@@ -73,6 +74,32 @@ void BackendRegistry::record_locked(const Candidate& c, bool loaded, Reason reas
 std::vector<CandidateReport> BackendRegistry::report() const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   return report_;
+}
+
+// Adds an initialised backend to the loaded ones, unless its info() throws.
+bool BackendRegistry::register_locked(Candidate& c, BackendInterface* backend) {
+  LoadedBackend lb;
+  try {
+    lb.info = backend->info();
+  } catch (const std::exception& e) {
+    record_locked(c, false, Reason::init, std::string("info() threw: ") + e.what());
+    c.handle = nullptr;
+    return false;
+  }
+  lb.backend = backend;
+  lb.dl_handle = c.handle;
+  lb.library_path = c.path;
+  lb.group = c.group;
+  lb.variant = c.variant;
+  lb.score = c.has_score_fn ? c.score : lb.info.score;
+  if (lb.info.device_count < 0) lb.info.device_count = 0;
+  loaded_.push_back(std::move(lb));
+  reindex_locked();
+  const BackendInfo& info = loaded_.back().info;
+  record_locked(c, true, Reason::none,
+                "score " + std::to_string(c.score) + ", " + device_type_name(info.device_type) +
+                    " x" + std::to_string(info.device_count));
+  return true;
 }
 
 }  // namespace mlxd

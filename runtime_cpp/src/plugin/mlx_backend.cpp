@@ -219,7 +219,13 @@ void MlxBackend::synchronize(int device_index) {
 
 }  // namespace mlxd::plugin
 
-extern "C" __attribute__((visibility("default"))) mlxd::BackendInterface* mlxd_impl_create(
+#ifndef MLXD_IMPL_ENTRY
+#error "MLXD_IMPL_ENTRY (the creation function's name, one per implementation) must be defined"
+#endif
+
+// Named per implementation (mlxd_impl_create_cpu, ...): the front looks it up
+// with dlsym, and a static build links several implementations side by side.
+extern "C" __attribute__((visibility("default"))) mlxd::BackendInterface* MLXD_IMPL_ENTRY(
     const char* name, int score, char* error, size_t error_size) {
   try {
     return new mlxd::plugin::MlxBackend(

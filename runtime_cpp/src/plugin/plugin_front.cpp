@@ -21,6 +21,11 @@
 #ifndef MLXD_IMPL_LIB
 #error "MLXD_IMPL_LIB must be defined"
 #endif
+#ifndef MLXD_IMPL_ENTRY
+#error "MLXD_IMPL_ENTRY must be defined"
+#endif
+#define MLXD_STRINGIFY_(x) #x
+#define MLXD_STRINGIFY(x) MLXD_STRINGIFY_(x)
 
 #define MLXD_SCORE_CPU 1
 #define MLXD_SCORE_CPU_OPENBLAS 2
@@ -110,9 +115,9 @@ mlxd::BackendInterface* create() {
     const char* e = dlerror();
     throw std::runtime_error("cannot load " + impl + ": " + (e ? e : "unknown error"));
   }
-  auto fn = reinterpret_cast<mlxd_impl_create_fn>(dlsym(h, "mlxd_impl_create"));
+  auto fn = reinterpret_cast<mlxd_impl_create_fn>(dlsym(h, MLXD_STRINGIFY(MLXD_IMPL_ENTRY)));
   if (fn == nullptr) {
-    throw std::runtime_error(impl + " has no mlxd_impl_create entry point");
+    throw std::runtime_error(impl + " has no " MLXD_STRINGIFY(MLXD_IMPL_ENTRY) " entry point");
   }
   char error[1024] = {0};
   mlxd::BackendInterface* backend = fn(MLXD_PLUGIN_NAME, s, error, sizeof(error));
