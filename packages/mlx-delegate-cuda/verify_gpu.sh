@@ -10,6 +10,9 @@ SITE="${GPU_SITE:-/tmp/gpu/site}"
 CASE="${CASE:-.gpu/case}"
 mkdir -p "$OUT" /tmp/mlxd-wheels
 export CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-16}"
+# The machine's default /opt/gcc wrapper links libstdc++ statically into every library, and
+# the host's and plugins' iostreams then crash across the boundary (../../../shared/GPU.md).
+export CC=/usr/bin/gcc CXX=/usr/bin/g++
 unset MLX_BACKEND_PATH MLX_DELEGATE_HOST_LIB MLX_DELEGATE_LIB
 
 build() {  # build <project dir> <build dir>
