@@ -34,7 +34,10 @@ assert any(b.name == "cuda" and "mlx_delegate_cuda/backends" in b.path for b in 
 print("cuda plugin found through the entry point")
 PY
 cd - > /dev/null
-"$SITE/bin/mlxd-run" "$CASE/mlp.pte" --inputs "$CASE/in.bin" --outputs "$OUT/out.bin" \
+# The console script's own entry (pip --target leaves an existing bin/ as it was, and the GPU
+# wheels' site already has one).
+python3 -c "from mlx_delegate._native import mlxd_run_main; mlxd_run_main()" \
+  "$CASE/mlp.pte" --inputs "$CASE/in.bin" --outputs "$OUT/out.bin" \
   --device gpu:0 --warmup 2 --repeat 20 | tee "$OUT/run.txt"
 python3 - "$CASE/expected.bin" "$OUT/out.bin" <<'PY' | tee "$OUT/compare.txt"
 import sys
