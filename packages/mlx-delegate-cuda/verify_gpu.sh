@@ -7,7 +7,7 @@
 set -euo pipefail
 OUT="${OUT:-/tmp/out}"
 SITE="${GPU_SITE:-/tmp/gpu/site}"
-CASE="${CASE:-.gpu/case}"
+CASE="$(realpath "${CASE:-.gpu/case}")"
 mkdir -p "$OUT" /tmp/mlxd-wheels
 export CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-16}"
 # The machine's default /opt/gcc wrapper links libstdc++ statically into every library, and
@@ -36,9 +36,9 @@ PY
 cd - > /dev/null
 # The console script's own entry (pip --target leaves an existing bin/ as it was, and the GPU
 # wheels' site already has one).
-python3 -c "from mlx_delegate._native import mlxd_run_main; mlxd_run_main()" \
+(cd /tmp && python3 -c "from mlx_delegate._native import mlxd_run_main; mlxd_run_main()" \
   "$CASE/mlp.pte" --inputs "$CASE/in.bin" --outputs "$OUT/out.bin" \
-  --device gpu:0 --warmup 2 --repeat 20 | tee "$OUT/run.txt"
+  --device gpu:0 --warmup 2 --repeat 20) | tee "$OUT/run.txt"
 python3 - "$CASE/expected.bin" "$OUT/out.bin" <<'PY' | tee "$OUT/compare.txt"
 import sys
 import numpy as np
