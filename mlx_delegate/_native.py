@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib.metadata
+import json
 import os
 import sys
 import threading
@@ -195,4 +196,9 @@ def mlxd_run_main() -> None:
     runner = _layout.BIN_DIR / "mlxd-run"
     if not runner.is_file():
         sys.exit(f"mlxd-run: the runner is not at {runner}; build it with runtime_cpp/build.sh")
+    if "MLX_BACKEND_PATH" not in os.environ and plugin_package_dirs():
+        # The runner is C++ and reads no entry points: it gets the folders this Python
+        # searches (the host's own, then the plugin packages'), as MLX_BACKEND_PATH.
+        paths = json.loads(host_library().mlxd_search_paths_json().decode())
+        os.environ["MLX_BACKEND_PATH"] = os.pathsep.join(paths)
     os.execv(runner, [str(runner), *sys.argv[1:]])
