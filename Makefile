@@ -22,8 +22,9 @@ setup: $(INSTALLED)
 # [build-system]); `runtime` then finds that tree built.
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check -q $$($(PY) -c \
-	  "import shlex, tomllib; print(shlex.join(tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires']))")
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
+	  > $(VENV)/build-requires.txt
+	$(PY) -m pip install --disable-pip-version-check -q -r $(VENV)/build-requires.txt
 	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install --disable-pip-version-check -q \
 	  --no-build-isolation -e .
 	touch $@
