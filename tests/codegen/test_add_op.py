@@ -10,6 +10,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import jinja2
@@ -321,9 +322,19 @@ def _python(copy: Path, *args: str) -> subprocess.CompletedProcess:
     # The repository's format cache (keyed by content): formatting is most of
     # a cold generation.
     cache = os.environ.get("MLXD_CODEGEN_CACHE", str(REPO / ".cache" / "codegen"))
-    env = {**os.environ, "PYTHONPATH": str(copy), "MLXD_CODEGEN_CACHE": cache}
+    # -S: no site .pth files, so the editable install's import hook cannot send
+    # `mlx_delegate` and `codegen` back to the repository; site-packages (torch,
+    # executorch...) come after the copy on PYTHONPATH.
+    site_packages = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    path = os.pathsep.join([str(copy), *site_packages])
+    env = {**os.environ, "PYTHONPATH": path, "MLXD_CODEGEN_CACHE": cache}
     return subprocess.run(
-        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-S", *args],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
