@@ -1019,6 +1019,7 @@ using NodeVariant = std::variant<
 struct Instruction {
   OpCode op{};
   NodeVariant node;
+  uint8_t device{};
 };
 
 struct InstructionChain {

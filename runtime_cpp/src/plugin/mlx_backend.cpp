@@ -168,11 +168,14 @@ const BackendInfo::PropertyMap& MlxBackend::device_info(int device_index) const 
   return info_.device_properties.at(static_cast<size_t>(device_index));
 }
 
-std::unique_ptr<ProgramHandle> MlxBackend::load_program(int device_index, const uint8_t* payload,
-                                                        size_t size,
+std::unique_ptr<ProgramHandle> MlxBackend::load_program(const std::vector<int>& device_indices,
+                                                        const uint8_t* payload, size_t size,
                                                         const ConstantResolver& constants) {
-  return plugin::load_program(info_.name, device(device_index), device_index, payload, size,
-                              constants);
+  if (device_indices.empty()) throw std::invalid_argument(info_.name + ": no device given");
+  for (int index : device_indices) device(index);  // range-checked
+  DeviceSpace space{info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
+                    info_.device_count};
+  return plugin::load_program(info_.name, space, device_indices, payload, size, constants);
 }
 
 void MlxBackend::execute(ProgramHandle& program, const std::vector<TensorView>& inputs,

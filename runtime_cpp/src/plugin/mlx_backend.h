@@ -20,9 +20,15 @@ mlx::core::array array_from_host(const TensorView& v);
 // Array → host buffer, row-major (evaluates it; checks the capacity).
 void array_to_host(const mlx::core::array& a, OutputBuffer& out);
 
-// Defined in program.cpp.
-std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name,
-                                            mlx::core::Device device, int device_index,
+// The backend's devices a program may be placed on: `count` devices of `type`.
+struct DeviceSpace {
+  mlx::core::Device::DeviceType type = mlx::core::Device::cpu;
+  int count = 1;
+};
+
+// Defined in program.cpp. `device_indices` as in BackendInterface::load_program.
+std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name, DeviceSpace devices,
+                                            const std::vector<int>& device_indices,
                                             const uint8_t* payload, size_t size,
                                             const ConstantResolver& constants);
 void execute_program(ProgramHandle& program, const std::string& backend_name,
@@ -38,7 +44,8 @@ class MlxBackend final : public BackendInterface {
   int device_count() const override { return info_.device_count; }
   const BackendInfo::PropertyMap& device_info(int device_index) const override;
 
-  std::unique_ptr<ProgramHandle> load_program(int device_index, const uint8_t* payload, size_t size,
+  std::unique_ptr<ProgramHandle> load_program(const std::vector<int>& device_indices,
+                                              const uint8_t* payload, size_t size,
                                               const ConstantResolver& constants) override;
   void execute(ProgramHandle& program, const std::vector<TensorView>& inputs,
                std::vector<OutputBuffer>& outputs) override;
