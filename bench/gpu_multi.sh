@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 12 on a machine with two GPUs, in one device call after ../shared/GPU.md's
 # three install calls (kind nvidia-h200-x2), carrying a .pte and its inputs made here:
-#   bash .gpu/p3/install.sh && bash bench/gpu_multi.sh MODEL.pte IN.bin
+#   bash .gpu/p3/install.sh && bash bench/gpu_multi.sh MODEL.pte IN.bin [TP_DIR]
 # (e.g. `python -m mlx_delegate demo --out .gpu/multi/transformer.pte` and its inputs
 # written with mlx_delegate.tensor_bin.write_tensors). Builds the host, the delegate,
 # mlxd-run and the CUDA plugin into /tmp, then prints:
@@ -12,8 +12,11 @@
 #   3. MODEL.pte through mlxd-run on DEV0 and on DEV1, and whether the outputs match;
 #   4. throughput: one program on DEV0 alone, two on DEV0 from two threads, and one
 #      on each device from two threads (mlxd-run --batch --threads 2), in runs/s;
-#   5. whether MLX's build has a distributed backend for a tensor-parallel split
-#      (mx.distributed.is_available(backend=...), MLX 0.32.4's call).
+#   5. whether MLX's build has a distributed backend (mx.distributed.is_available(
+#      backend=...), MLX 0.32.4's call; the split below needs none: one process
+#      drives both devices);
+#   6. with TP_DIR (bench/tensor_parallel.py --prepare TP_DIR, made here): the block
+#      whole on DEV0 against its MLP split over DEV0,DEV0 and DEV0,DEV1.
 # Everything goes to $OUT/gpu_multi.txt too.
 #
 # Environment: OUT (/tmp/out), BUILD (/tmp/mlxd-build), DEV0 (gpu:0), DEV1 (gpu:1),
@@ -141,4 +144,9 @@ for backend in ("any", "nccl", "ring", "mpi", "jaccl"):
     except Exception as e:
         print(f"distributed.is_available(backend={backend!r}): {type(e).__name__}: {e}")
 PY
+if [[ -n "${3:-}" ]]; then
+  echo "== 6. the MLP split over two devices (bench/tensor_parallel.py)"
+  python3 bench/tensor_parallel.py --run "$(realpath "$3")" --runner "$RUN" --work "$WORK/tp" \
+    --groups "$DEV0" "$DEV0,$DEV0" "$DEV0,$DEV1" || echo "tensor parallel: FAILED"
+fi
 echo "gpu_multi: done in $(($(date +%s) - start)) s"

@@ -70,6 +70,17 @@ def rotate_half(x: torch.Tensor) -> torch.Tensor:
     return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
 
 
+class GatedMLP(nn.Module):
+    def __init__(self, dim: int, hidden: int):
+        super().__init__()
+        self.gate = nn.Linear(dim, hidden, bias=False)
+        self.up = nn.Linear(dim, hidden, bias=False)
+        self.down = nn.Linear(hidden, dim, bias=False)
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        return self.down(F.silu(self.gate(h)) * self.up(h))
+
+
 class LlamaBlock(nn.Module):
     """forward(x (1, T, d)) -> (1, T, d)."""
 
@@ -83,9 +94,7 @@ class LlamaBlock(nn.Module):
         self.v = nn.Linear(d, c.kv_heads * hd, bias=False)
         self.o = nn.Linear(c.heads * hd, d, bias=False)
         self.mlp_norm = nn.RMSNorm(d, eps=EPS)
-        self.gate = nn.Linear(d, c.hidden, bias=False)
-        self.up = nn.Linear(d, c.hidden, bias=False)
-        self.down = nn.Linear(c.hidden, d, bias=False)
+        self.mlp = GatedMLP(d, c.hidden)
         inv_freq = 1.0 / THETA ** (torch.arange(0, hd, 2).float() / hd)
         self.register_buffer("inv_freq", inv_freq, persistent=False)
 
@@ -106,8 +115,7 @@ class LlamaBlock(nn.Module):
         k = k * cos + rotate_half(k) * sin
         out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
         x = x + self.o(out.transpose(1, 2).reshape(1, length, c.heads * HEAD_DIM))
-        h = self.mlp_norm(x)
-        return x + self.down(F.silu(self.gate(h)) * self.up(h))
+        return x + self.mlp(self.mlp_norm(x))
 
 
 # ---- weights ---------------------------------------------------------------------------
@@ -178,8 +186,8 @@ def mlx_forward(c: BlockConfig, w: dict, x):
     out = mx.fast.scaled_dot_product_attention(q, k, v, scale=HEAD_DIM**-0.5, mask="causal")
     x = x + out.transpose(0, 2, 1, 3).reshape(1, length, -1) @ w["o.weight"].T
     h = mx.fast.rms_norm(x, w["mlp_norm.weight"], EPS)
-    gated = mnn.silu(h @ w["gate.weight"].T) * (h @ w["up.weight"].T)
-    return x + gated @ w["down.weight"].T
+    gated = mnn.silu(h @ w["mlp.gate.weight"].T) * (h @ w["mlp.up.weight"].T)
+    return x + gated @ w["mlp.down.weight"].T
 
 
 def mlx_functions(c: BlockConfig):
