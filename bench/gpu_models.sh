@@ -19,6 +19,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT
 # the host's iostreams: build with the system compiler.
 CC=/usr/bin/gcc CXX=/usr/bin/g++ cmake -S runtime_cpp -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" \
+  -DMLXD_PYTHON="$(command -v python3)" \
   -DMLXD_FLATBUFFERS_INCLUDE_DIR="$GPU_SITE/flatc/include" >"$OUT/cmake.log" 2>&1
 cmake --build "$BUILD" -j16 --target mlx_delegate mlxd-run mlx-cuda >"$OUT/build.log" 2>&1
 echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/gpu.txt"

@@ -36,6 +36,7 @@ fi
 echo "building $TARGETS into $BUILD"
 CC=/usr/bin/gcc CXX=/usr/bin/g++ cmake -S runtime_cpp -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" \
+  -DMLXD_PYTHON="$(command -v python3)" \
   -DMLXD_FLATBUFFERS_INCLUDE_DIR="$GPU_SITE/flatc/include" >"$OUT/cmake.log" 2>&1 \
   || { tail -30 "$OUT/cmake.log"; exit 1; }
 # shellcheck disable=SC2086  # TARGETS is a list
