@@ -24,6 +24,7 @@ from mlx_delegate.serialization import serialize
 REPO = Path(__file__).resolve().parents[2]
 MODEL = load_schema(REPO / "schema" / "schema.fbs")
 OP_UNION = next(u for u in MODEL.unions if u.name == "OpNode")
+INSTRUCTION = next(d for d in MODEL.declarations if d.name == "Instruction")
 
 
 def random_value(rng: random.Random, field_type, required: bool, optional: bool):
@@ -81,10 +82,20 @@ def expected_json(value, field_type=None):
     return value
 
 
-def instruction_json(node) -> dict:
+def random_instruction(rng: random.Random, node) -> "ir.Instruction":
+    """`node` in an Instruction whose other fields (the device) are random too."""
+    others = [f for f in INSTRUCTION.fields if f.type.kind is not TypeKind.UNION]
+    values = {f.name: random_value(rng, f.type, True, False) for f in others}
+    return ir.Instruction(op=node, **values)
+
+
+def instruction_json(instruction) -> dict:
+    node = instruction.op
     member = next(m for m in OP_UNION.members if m.type.decl.endswith("." + type(node).__name__))
     name = member.name[: -len("Node")]
-    return {"op": name, "node": expected_json(node)}
+    others = [f for f in INSTRUCTION.fields if f.type.kind is not TypeKind.UNION]
+    fields = {f.name: expected_json(getattr(instruction, f.name), f.type) for f in others}
+    return {"op": name, "node": expected_json(node), **fields}
 
 
 @pytest.fixture(scope="module")
@@ -106,18 +117,17 @@ def dump(tool: Path, payload: bytes, tmp_path: Path) -> dict:
 def test_every_field_of_every_op_round_trips(ir_dump: Path, tmp_path: Path, seed: int):
     rng = random.Random(seed)
     nodes = [random_record(rng, MODEL.lookup(m.type.decl)) for m in OP_UNION.members]
+    instructions = [random_instruction(rng, n) for n in nodes]
     graph = ir.MLXGraph(
         num_values=seed,
-        instruction_chains=[
-            ir.InstructionChain(instructions=[ir.Instruction(op=n) for n in nodes])
-        ],
+        instruction_chains=[ir.InstructionChain(instructions=instructions)],
         named_slots=[ir.NamedSlot(name="weight", slot=ir.Tid(idx=7))],
     )
     loaded = dump(ir_dump, serialize(graph), tmp_path)
     (chain,) = loaded["instruction_chains"]
     assert len(chain["instructions"]) == len(OP_UNION.members)
-    for node, got in zip(nodes, chain["instructions"]):
-        assert got == instruction_json(node), type(node).__name__
+    for instruction, got in zip(instructions, chain["instructions"]):
+        assert got == instruction_json(instruction), type(instruction.op).__name__
     assert loaded["num_values"] == seed
     assert loaded["named_slots"] == [{"name": "weight", "slot": {"idx": 7}}]
 
