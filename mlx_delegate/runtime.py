@@ -27,11 +27,13 @@ and per-call timings.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import sys
 import threading
 from pathlib import Path
+from typing import Iterator
 
 from . import _generated, _native
 
@@ -42,6 +44,7 @@ __all__ = [
     "library_path",
     "is_registered",
     "set_device",
+    "loading_on",
     "check_payload",
     "verifies_flatbuffer",
 ]
@@ -51,6 +54,7 @@ LIB_NAME = "libmlx_delegate.dylib" if sys.platform == "darwin" else "libmlx_dele
 
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
+_device_override: str | None = None  # what set_device() last set
 
 
 class DelegateLibraryNotFound(ImportError):
@@ -113,12 +117,27 @@ def set_device(device: str | None) -> None:
     """Sets the process-wide device override ("cpu", "gpu", "gpu:1", a group
     "gpu:0,gpu:1"; None or "auto" clears it). Applies to programs loaded
     afterwards."""
+    global _device_override
     value = (device or "").encode()
     if library().mlxd_delegate_set_device(value) != 0:
         raise ValueError(
             f"bad device {device!r} (expected cpu, gpu, cpu:N, gpu:N, auto, "
             "or devices separated by commas)"
         )
+    _device_override = device
+
+
+@contextlib.contextmanager
+def loading_on(device: str | None) -> Iterator[None]:
+    """Methods loaded inside the block go to `device` (None: no override);
+    the override set before comes back after, so a library call that picks
+    a device leaves the rest of the process as it found it."""
+    previous = _device_override
+    set_device(device)
+    try:
+        yield
+    finally:
+        set_device(previous)
 
 
 def verifies_flatbuffer() -> bool:

@@ -7,6 +7,7 @@ back, with a uniform random number per step drawn from a generator seeded by
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 import sys
@@ -50,13 +51,13 @@ class Program:
 
         from .. import runtime
 
-        if device is not None:
-            runtime.set_device(device)
-        self._program = Runtime.get().load_program(Path(path))
-        self.forward = self._program.load_method("forward")
-        self.max_seq_len = self._constant("get_max_seq_len")
-        self.vocab_size = self._constant("get_vocab_size")
-        self.eos_ids = set(self._constant("get_eos_ids", many=True)) - {-1}
+        # The device applies to this program's methods only (all loaded here).
+        with runtime.loading_on(device) if device is not None else contextlib.nullcontext():
+            self._program = Runtime.get().load_program(Path(path))
+            self.forward = self._program.load_method("forward")
+            self.max_seq_len = self._constant("get_max_seq_len")
+            self.vocab_size = self._constant("get_vocab_size")
+            self.eos_ids = set(self._constant("get_eos_ids", many=True)) - {-1}
 
     def _constant(self, name: str, many: bool = False):
         values = self._program.load_method(name).execute([])

@@ -247,6 +247,32 @@ def test_set_device_validates(scenario, delegate_lib):
     assert "bad device" in result
 
 
+def test_loading_on_a_device_restores_the_override_set_before(scenario, delegate_lib):
+    # gpu:7 (no such device) stays the process's override around a block that
+    # loads on the CPU: the load inside works, the one after fails again.
+    pte = d.add_pte((4,)).hex()
+    result, proc = scenario.run(
+        f"""
+        import mlx_delegate.runtime as mr
+        from executorch.runtime import Runtime
+        pte = bytes.fromhex({pte!r})
+        def loads():
+            try:
+                Runtime.get().load_program(pte).load_method("forward")
+                return True
+            except RuntimeError:
+                return False
+        mr.set_device("gpu:7")
+        result = [loads()]
+        with mr.loading_on("cpu"):
+            result.append(loads())
+        result.append(loads())
+        """,
+        warm=True,
+    )
+    assert result == [False, True, False], proc.stderr[-2000:]
+
+
 @pytest.mark.parametrize("name", sorted(d.invalid_programs()))
 def test_invalid_program_is_an_error(scenario, delegate_lib, tmp_path, name):
     # Refused by the plugin at load time or at the first execute; either way
