@@ -60,6 +60,19 @@ def backend_dir(runtime_build: Path) -> Path:
     return runtime_build / "backends"
 
 
+@pytest.fixture(scope="module")
+def backends(runtime_build: Path):
+    """mlx_delegate.backends with this build's host loaded in this process,
+    with its own plugins (no MLX_BACKEND_PATH)."""
+    os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
+    os.environ.pop("MLX_BACKEND_PATH", None)
+    from mlx_delegate import backends as b
+
+    b.load_all()
+    assert b.device("cpu")["backend"]["group"] == "cpu"
+    return b
+
+
 class Scenario:
     def __init__(self, runtime_build: Path, scratch: Path):
         self.build = runtime_build

@@ -4,7 +4,6 @@ value slots, dynamic shapes and mutable buffers; equal to the interpreter."""
 
 from __future__ import annotations
 
-import os
 from contextlib import nullcontext
 
 import numpy as np
@@ -13,16 +12,6 @@ from test_programs import T, graph
 
 from mlx_delegate.ir import schema as ir
 from mlx_delegate.test.framework import interpreted
-
-
-@pytest.fixture(scope="module")
-def backends(runtime_build):
-    os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
-    os.environ.pop("MLX_BACKEND_PATH", None)
-    from mlx_delegate import backends as b
-
-    b.load_all()
-    return b
 
 
 @pytest.fixture

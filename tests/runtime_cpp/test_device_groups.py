@@ -6,7 +6,6 @@ parts then run on streams (threads) of their own."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -18,16 +17,6 @@ RNG = np.random.default_rng(7)
 X = RNG.standard_normal((3, 8)).astype(np.float32)
 W = RNG.standard_normal((8, 6)).astype(np.float32)  # hidden units: its columns
 V = RNG.standard_normal((6, 8)).astype(np.float32)
-
-
-@pytest.fixture(scope="module")
-def backends(runtime_build):
-    os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
-    os.environ.pop("MLX_BACKEND_PATH", None)
-    from mlx_delegate import backends as b
-
-    b.load_all()
-    return b
 
 
 def split_matmuls(devices=(0, 0, 1, 1, 0), compile_chains=True) -> tuple[bytes, dict]:

@@ -15,18 +15,6 @@ import torch
 from mlx_delegate.ir import inspector
 from mlx_delegate.ir import schema as ir
 
-
-@pytest.fixture(scope="module")
-def backends(runtime_build):
-    os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
-    os.environ.pop("MLX_BACKEND_PATH", None)
-    from mlx_delegate import backends as b
-
-    b.load_all()
-    assert b.device("cpu")["backend"]["group"] == "cpu"
-    return b
-
-
 DT = {
     np.dtype("float32"): ir.DType.Float32,
     np.dtype("float16"): ir.DType.Float16,
