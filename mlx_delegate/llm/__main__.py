@@ -1,9 +1,11 @@
 """python -m mlx_delegate.llm export|generate
 
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
-    [--quantize int4|int8] [--group-size N] [--max-seq-len N] -o model.pte
+    [--quantize int4|int8] [--group-size N] [--max-seq-len N] [--split-mlps N] -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
+
+A model exported with --split-mlps 2 runs on a device group: --device gpu:0,gpu:1.
 """
 
 from __future__ import annotations
@@ -25,6 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--quantize", choices=("int4", "int8"), default=None)
     export.add_argument("--group-size", type=int, default=32, choices=(32, 64, 128))
     export.add_argument("--max-seq-len", type=int, default=256)
+    export.add_argument(
+        "--split-mlps",
+        type=int,
+        default=0,
+        metavar="N",
+        help="split every MLP over N devices (tensor-parallel); run on a group of N devices",
+    )
     export.add_argument("-o", "--output", type=Path, required=True)
 
     generate = commands.add_parser("generate", help="generate text from a .pte")
@@ -35,7 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--temperature", type=float, default=0.0, help="0: greedy")
     generate.add_argument("--top-p", type=float, default=1.0)
     generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("--device", default=None, help="cpu, gpu or gpu:N (default: the best)")
+    generate.add_argument(
+        "--device",
+        default=None,
+        help="cpu, gpu, gpu:N, or a group gpu:0,gpu:1 for a split model (default: the best)",
+    )
     generate.add_argument("--ids", action="store_true", help="also print the generated token ids")
     return parser
 
@@ -50,6 +63,7 @@ def _export(args) -> int:
         quantize=args.quantize,
         group_size=args.group_size,
         max_seq_len=args.max_seq_len,
+        split_mlps=args.split_mlps,
     )
     print(
         f"{result.path}: {result.size:,} bytes, {result.parameters:,} parameters, "

@@ -52,18 +52,28 @@ def export_program(
     group_size: int = 32,
     max_seq_len: int = 256,
     device: Optional[str] = None,
+    split_mlps: int = 0,
 ) -> ExportResult:
+    """`split_mlps` N > 1: every MLP split over N devices (tensor-parallel,
+    `mlx_delegate.parallel`); run the program on a group of N devices."""
     from executorch.exir import to_edge_transform_and_lower
 
     from .._progress import steps
     from ..partitioner import MLXPartitioner
 
-    names = ["load", "quantize", "torch.export", "lower", "serialize"]
+    names = ["load", "split", "quantize", "torch.export", "lower", "serialize"]
     if not quantize:
         names.remove("quantize")
+    if split_mlps <= 1:
+        names.remove("split")
     with steps(f"export {Path(model_dir).name}", names) as step:
         step("load")
         model = checkpoint.load(model_dir, max_seq_len, DTYPES[dtype])
+        if split_mlps > 1:  # before quantizing: the parts' weights are plain tensors to slice
+            from ..parallel import split_mlps as split
+
+            step("split")
+            split(model, split_mlps)
         if quantize:
             from .quantize import quantize_weights
 
