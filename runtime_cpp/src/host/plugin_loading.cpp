@@ -108,13 +108,6 @@ std::string init_failure(void* handle) {
   return why;
 }
 
-void delete_quietly(BackendInterface* backend) {
-  try {
-    delete backend;
-  } catch (...) {
-  }
-}
-
 }  // namespace
 
 void BackendRegistry::Candidate::close_library() {
@@ -161,16 +154,6 @@ bool BackendRegistry::init_locked(Candidate& c) {
   if (backend == nullptr) {
     record_locked(c, false, Reason::init, init_failure(c.handle));
     c.close_library();
-    return false;
-  }
-  int version = backend->api_version();
-  if (version != MLX_BACKEND_API_VERSION) {
-    record_locked(c, false, Reason::api_version,
-                  "api_version() is " + std::to_string(version) + ", the host expects " +
-                      std::to_string(MLX_BACKEND_API_VERSION));
-    delete_quietly(backend);
-    // The library stays mapped: code of it may still be referenced.
-    c.handle = nullptr;
     return false;
   }
   return register_locked(c, backend);

@@ -77,7 +77,22 @@ std::vector<CandidateReport> BackendRegistry::report() const {
 }
 
 // Adds an initialised backend to the loaded ones, unless its info() throws.
+// Checks a created backend's interface version, then registers it. A backend
+// of another version is deleted; its library stays mapped, since code of it
+// may still be referenced.
 bool BackendRegistry::register_locked(Candidate& c, BackendInterface* backend) {
+  int version = backend->api_version();
+  if (version != MLX_BACKEND_API_VERSION) {
+    record_locked(c, false, Reason::api_version,
+                  "api_version() is " + std::to_string(version) + ", the host expects " +
+                      std::to_string(MLX_BACKEND_API_VERSION));
+    try {
+      delete backend;
+    } catch (...) {
+    }
+    c.handle = nullptr;
+    return false;
+  }
   LoadedBackend lb;
   try {
     lb.info = backend->info();

@@ -10,17 +10,6 @@
 
 namespace mlxd {
 
-namespace {
-
-void delete_quietly(BackendInterface* backend) {
-  try {
-    delete backend;
-  } catch (...) {
-  }
-}
-
-}  // namespace
-
 void BackendRegistry::Candidate::close_library() {
   handle = nullptr;  // nothing was opened
 }
@@ -79,14 +68,6 @@ bool BackendRegistry::init_locked(Candidate& c) {
   }
   if (backend == nullptr) {
     record_locked(c, false, Reason::init, std::string("creating the backend failed: ") + error);
-    return false;
-  }
-  int version = backend->api_version();
-  if (version != MLX_BACKEND_API_VERSION) {
-    record_locked(c, false, Reason::api_version,
-                  "api_version() is " + std::to_string(version) + ", the host expects " +
-                      std::to_string(MLX_BACKEND_API_VERSION));
-    delete_quietly(backend);
     return false;
   }
   return register_locked(c, backend);
