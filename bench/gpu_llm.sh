@@ -11,14 +11,8 @@ OUT=${OUT:-/tmp/out}
 BUILD=/tmp/mlxd-build
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/gpu.txt"
-# The machine's default /opt/gcc wrapper links libstdc++ statically, which breaks
-# the host's iostreams: build with the system compiler.
-CC=/usr/bin/gcc CXX=/usr/bin/g++ cmake -S runtime_cpp -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" \
-  -DMLXD_PYTHON="$(command -v python3)" \
-  -DMLXD_FLATBUFFERS_INCLUDE_DIR="$GPU_SITE/flatc/include" >"$OUT/cmake.log" 2>&1
-cmake --build "$BUILD" -j16 --target mlx_delegate mlxd-generate mlx-cuda mlx-cpu \
-  >"$OUT/build.log" 2>&1
+source bench/gpu_build.sh
+gpu_build "$BUILD" "$OUT" mlx_delegate mlxd-generate mlx-cuda mlx-cpu
 python3 bench/llm.py --gpu .gpu/llm --generate "$BUILD/mlxd-generate" --work /tmp/llm-work \
   --dtypes fp32,bf16,int8,int4 2>&1 | tee "$OUT/llm_gpu.txt"
 python3 - <<'PY' 2>&1 | tee "$OUT/microscaled_gpu.txt"

@@ -15,14 +15,8 @@ BUILD=/tmp/mlxd-build
 mkdir -p "$OUT"
 start=$(date +%s)
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/gpu.txt"
-# The machine's default /opt/gcc wrapper links libstdc++ statically, which breaks
-# the host's iostreams: build with the system compiler.
-CC=/usr/bin/gcc CXX=/usr/bin/g++ cmake -S runtime_cpp -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" \
-  -DMLXD_PYTHON="$(command -v python3)" \
-  -DMLXD_FLATBUFFERS_INCLUDE_DIR="$GPU_SITE/flatc/include" >"$OUT/cmake.log" 2>&1
-cmake --build "$BUILD" -j16 --target mlx_delegate mlxd-run mlx-cuda >"$OUT/build.log" 2>&1
-echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/gpu.txt"
+source bench/gpu_build.sh
+gpu_build "$BUILD" "$OUT" mlx_delegate mlxd-run mlx-cuda | tee -a "$OUT/gpu.txt"
 if compgen -G "$DIR/wheels/*.whl" >/dev/null; then
   python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/mpl "$DIR"/wheels/*.whl \
     && export PYTHONPATH=/tmp/mpl:$PYTHONPATH || echo "matplotlib: install failed, no plot"

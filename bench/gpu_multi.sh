@@ -43,18 +43,9 @@ if command -v nvidia-smi >/dev/null; then
 fi
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  # The machine's default /opt/gcc wrapper links libstdc++ statically, which breaks
-  # the host's iostreams: build with the system compiler.
-  echo "building $TARGETS into $BUILD"
-  CC=/usr/bin/gcc CXX=/usr/bin/g++ cmake -S runtime_cpp -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" \
-    -DMLXD_PYTHON="$(command -v python3)" \
-    -DMLXD_FLATBUFFERS_INCLUDE_DIR="$GPU_SITE/flatc/include" >"$OUT/cmake.log" 2>&1 \
-    || { tail -30 "$OUT/cmake.log"; exit 1; }
+  source bench/gpu_build.sh
   # shellcheck disable=SC2086  # TARGETS is a list
-  cmake --build "$BUILD" -j "$(nproc)" --target $TARGETS >"$OUT/build.log" 2>&1 \
-    || { tail -30 "$OUT/build.log"; exit 1; }
-  echo "built in $(($(date +%s) - start)) s"
+  gpu_build "$BUILD" "$OUT" $TARGETS
 fi
 export MLX_DELEGATE_HOST_LIB="$BUILD/libmlx_delegate_host.so"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"

@@ -31,18 +31,9 @@ if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/gpu.txt"
 fi
 
-# The machine's default /opt/gcc wrapper links libstdc++ statically, which breaks
-# the host's iostreams: build with the system compiler.
-echo "building $TARGETS into $BUILD"
-CC=/usr/bin/gcc CXX=/usr/bin/g++ cmake -S runtime_cpp -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" \
-  -DMLXD_PYTHON="$(command -v python3)" \
-  -DMLXD_FLATBUFFERS_INCLUDE_DIR="$GPU_SITE/flatc/include" >"$OUT/cmake.log" 2>&1 \
-  || { tail -30 "$OUT/cmake.log"; exit 1; }
+source bench/gpu_build.sh
 # shellcheck disable=SC2086  # TARGETS is a list
-cmake --build "$BUILD" -j "$(nproc)" --target $TARGETS >"$OUT/build.log" 2>&1 \
-  || { tail -30 "$OUT/build.log"; exit 1; }
-echo "built in $(($(date +%s) - start)) s"
+gpu_build "$BUILD" "$OUT" $TARGETS
 
 status=0
 python3 -m mlx_delegate.test.cuda_suite run "$SUITE" --runner "$BUILD/mlxd-run" \

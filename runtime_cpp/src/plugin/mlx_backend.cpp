@@ -168,9 +168,15 @@ const BackendInfo::PropertyMap& MlxBackend::device_info(int device_index) const 
   return info_.device_properties.at(static_cast<size_t>(device_index));
 }
 
+std::unique_lock<std::mutex> MlxBackend::exclusive() {
+  if (info_.device_type != DeviceType::gpu) return {};
+  return std::unique_lock<std::mutex>(gpu_mu_);
+}
+
 std::unique_ptr<ProgramHandle> MlxBackend::load_program(const std::vector<int>& device_indices,
                                                         const uint8_t* payload, size_t size,
                                                         const ConstantResolver& constants) {
+  auto lock = exclusive();
   if (device_indices.empty()) throw std::invalid_argument(info_.name + ": no device given");
   for (int index : device_indices) device(index);  // range-checked
   DeviceSpace space{info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
@@ -180,12 +186,14 @@ std::unique_ptr<ProgramHandle> MlxBackend::load_program(const std::vector<int>& 
 
 void MlxBackend::execute(ProgramHandle& program, const std::vector<TensorView>& inputs,
                          std::vector<OutputBuffer>& outputs) {
+  auto lock = exclusive();
   execute_program(program, info_.name, inputs, outputs);
 }
 
 double MlxBackend::run_builtin(const std::string& op, int device_index,
                                const std::vector<TensorView>& inputs,
                                std::vector<OutputBuffer>& outputs, int repeat) {
+  auto lock = exclusive();
   mx::Device dev = device(device_index);
   if (inputs.size() != 2 || outputs.size() != 1) {
     throw std::invalid_argument("builtin '" + op + "' takes 2 inputs and 1 output");
@@ -217,6 +225,7 @@ double MlxBackend::run_builtin(const std::string& op, int device_index,
 }
 
 void MlxBackend::synchronize(int device_index) {
+  auto lock = exclusive();
   mx::synchronize(mx::default_stream(device(device_index)));
 }
 
