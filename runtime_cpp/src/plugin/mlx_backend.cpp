@@ -154,13 +154,17 @@ MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
   }
 }
 
+DeviceSpace MlxBackend::device_space() const {
+  return {info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
+          info_.device_count};
+}
+
 mx::Device MlxBackend::device(int device_index) const {
   if (device_index < 0 || device_index >= info_.device_count) {
     throw std::out_of_range(info_.name + ": device index " + std::to_string(device_index) +
                             " out of range (" + std::to_string(info_.device_count) + " device(s))");
   }
-  return mx::Device(info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
-                    device_index);
+  return mx::Device(device_space().type, device_index);
 }
 
 const BackendInfo::PropertyMap& MlxBackend::device_info(int device_index) const {
@@ -179,9 +183,7 @@ std::unique_ptr<ProgramHandle> MlxBackend::load_program(const std::vector<int>& 
   auto lock = exclusive();
   if (device_indices.empty()) throw std::invalid_argument(info_.name + ": no device given");
   for (int index : device_indices) device(index);  // range-checked
-  DeviceSpace space{info_.device_type == DeviceType::gpu ? mx::Device::gpu : mx::Device::cpu,
-                    info_.device_count};
-  return plugin::load_program(info_.name, space, device_indices, payload, size, constants);
+  return plugin::load_program(info_.name, device_space(), device_indices, payload, size, constants);
 }
 
 void MlxBackend::execute(ProgramHandle& program, const std::vector<TensorView>& inputs,

@@ -66,6 +66,7 @@ class MlxBackend final : public BackendInterface {
 
  private:
   mlx::core::Device device(int device_index) const;
+  DeviceSpace device_space() const;
   // Held while a call drives MLX, on a GPU backend only. MLX 0.32's CUDA
   // backend is not safe to drive from two threads at once: two programs on
   // gpu:0 run from two threads (mlxd-run --batch --threads 2) died of SIGFPE
