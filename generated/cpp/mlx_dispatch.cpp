@@ -262,6 +262,12 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_dequantize(std::get<DequantizeNode>(instruction.node), state, stream);
     case OpCode::ROPE:
       return exec_rope(std::get<RopeNode>(instruction.node), state, stream);
+    case OpCode::GATHER_MM:
+      return exec_gather_mm(std::get<GatherMMNode>(instruction.node), state, stream);
+    case OpCode::GATHER_QMM:
+      return exec_gather_qmm(std::get<GatherQMMNode>(instruction.node), state, stream);
+    case OpCode::SCATTER:
+      return exec_scatter(std::get<ScatterNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));
@@ -1125,6 +1131,34 @@ SlotUses slot_uses(const Instruction& instruction) {
       write(node.out);
       read(node.offset);
       read(node.freqs);
+      return uses;
+    }
+    case OpCode::GATHER_MM: {
+      const auto& node = std::get<GatherMMNode>(instruction.node);
+      read(node.a);
+      read(node.b);
+      write(node.out);
+      read(node.lhs_indices);
+      read(node.rhs_indices);
+      return uses;
+    }
+    case OpCode::GATHER_QMM: {
+      const auto& node = std::get<GatherQMMNode>(instruction.node);
+      read(node.x);
+      read(node.w);
+      read(node.scales);
+      read(node.biases);
+      write(node.out);
+      read(node.lhs_indices);
+      read(node.rhs_indices);
+      return uses;
+    }
+    case OpCode::SCATTER: {
+      const auto& node = std::get<ScatterNode>(instruction.node);
+      read(node.x);
+      read(node.indices);
+      read(node.updates);
+      write(node.out);
       return uses;
     }
   }

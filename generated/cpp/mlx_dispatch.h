@@ -147,6 +147,9 @@ void exec_quantized_linear(const QuantizedLinearNode& node, ExecutionState& stat
                            StreamOrDevice stream);
 void exec_dequantize(const DequantizeNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_rope(const RopeNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_gather_mm(const GatherMMNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_gather_qmm(const GatherQMMNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_scatter(const ScatterNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

@@ -262,6 +262,12 @@ const char* op_name(OpCode op) {
       return "Dequantize";
     case OpCode::ROPE:
       return "Rope";
+    case OpCode::GATHER_MM:
+      return "GatherMM";
+    case OpCode::GATHER_QMM:
+      return "GatherQMM";
+    case OpCode::SCATTER:
+      return "Scatter";
   }
   return "unknown";
 }
@@ -1267,6 +1273,57 @@ DequantizeNode load_DequantizeNode(const ::mlxd::ir::DequantizeNode* fb) {
   return out;
 }
 
+GatherMMNode load_GatherMMNode(const ::mlxd::ir::GatherMMNode* fb) {
+  GatherMMNode out;
+  {
+    const auto* value = present(fb->a(), "GatherMMNode.a");
+    out.a = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->b(), "GatherMMNode.b");
+    out.b = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "GatherMMNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->lhs_indices()) out.lhs_indices = load_Tid(*value);
+  if (const auto* value = fb->rhs_indices()) out.rhs_indices = load_Tid(*value);
+  out.sorted_indices = fb->sorted_indices();
+  return out;
+}
+
+GatherQMMNode load_GatherQMMNode(const ::mlxd::ir::GatherQMMNode* fb) {
+  GatherQMMNode out;
+  {
+    const auto* value = present(fb->x(), "GatherQMMNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->w(), "GatherQMMNode.w");
+    out.w = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->scales(), "GatherQMMNode.scales");
+    out.scales = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->biases(), "GatherQMMNode.biases");
+    out.biases = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "GatherQMMNode.out");
+    out.out = load_Tid(*value);
+  }
+  if (const auto* value = fb->lhs_indices()) out.lhs_indices = load_Tid(*value);
+  if (const auto* value = fb->rhs_indices()) out.rhs_indices = load_Tid(*value);
+  out.transpose = fb->transpose();
+  out.group_size = fb->group_size();
+  out.bits = fb->bits();
+  out.sorted_indices = fb->sorted_indices();
+  return out;
+}
+
 LayerNormNode load_LayerNormNode(const ::mlxd::ir::LayerNormNode* fb) {
   LayerNormNode out;
   {
@@ -1681,6 +1738,28 @@ IndexNode load_IndexNode(const ::mlxd::ir::IndexNode* fb) {
     const auto* value = present(fb->out(), "IndexNode.out");
     out.out = load_Tid(*value);
   }
+  return out;
+}
+
+ScatterNode load_ScatterNode(const ::mlxd::ir::ScatterNode* fb) {
+  ScatterNode out;
+  {
+    const auto* value = present(fb->x(), "ScatterNode.x");
+    out.x = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->indices(), "ScatterNode.indices");
+    out.indices = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->updates(), "ScatterNode.updates");
+    out.updates = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "ScatterNode.out");
+    out.out = load_Tid(*value);
+  }
+  out.axis = fb->axis();
   return out;
 }
 
@@ -2912,6 +2991,18 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::ROPE;
       out.node = load_RopeNode(present(fb->op_as_RopeNode(), "RopeNode"));
       break;
+    case ::mlxd::ir::OpNode_GatherMMNode:
+      out.op = OpCode::GATHER_MM;
+      out.node = load_GatherMMNode(present(fb->op_as_GatherMMNode(), "GatherMMNode"));
+      break;
+    case ::mlxd::ir::OpNode_GatherQMMNode:
+      out.op = OpCode::GATHER_QMM;
+      out.node = load_GatherQMMNode(present(fb->op_as_GatherQMMNode(), "GatherQMMNode"));
+      break;
+    case ::mlxd::ir::OpNode_ScatterNode:
+      out.op = OpCode::SCATTER;
+      out.node = load_ScatterNode(present(fb->op_as_ScatterNode(), "ScatterNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -3039,6 +3130,8 @@ static void write_json(std::string& out, const AddmmNode& value);
 static void write_json(std::string& out, const MatmulNode& value);
 static void write_json(std::string& out, const QuantizedLinearNode& value);
 static void write_json(std::string& out, const DequantizeNode& value);
+static void write_json(std::string& out, const GatherMMNode& value);
+static void write_json(std::string& out, const GatherQMMNode& value);
 static void write_json(std::string& out, const LayerNormNode& value);
 static void write_json(std::string& out, const RmsNormNode& value);
 static void write_json(std::string& out, const ConvNode& value);
@@ -3062,6 +3155,7 @@ static void write_json(std::string& out, const TriuNode& value);
 static void write_json(std::string& out, const TakeNode& value);
 static void write_json(std::string& out, const TakeAlongAxisNode& value);
 static void write_json(std::string& out, const IndexNode& value);
+static void write_json(std::string& out, const ScatterNode& value);
 static void write_json(std::string& out, const ScatterAddNode& value);
 static void write_json(std::string& out, const SliceUpdateNode& value);
 static void write_json(std::string& out, const ArangeNode& value);
@@ -3839,6 +3933,50 @@ static void write_json(std::string& out, const DequantizeNode& value) {
   out += '}';
 }
 
+static void write_json(std::string& out, const GatherMMNode& value) {
+  out += '{';
+  out += "\"a\":";
+  write_json(out, value.a);
+  out += ",\"b\":";
+  write_json(out, value.b);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"lhs_indices\":";
+  write_json(out, value.lhs_indices);
+  out += ",\"rhs_indices\":";
+  write_json(out, value.rhs_indices);
+  out += ",\"sorted_indices\":";
+  write_json(out, value.sorted_indices);
+  out += '}';
+}
+
+static void write_json(std::string& out, const GatherQMMNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"w\":";
+  write_json(out, value.w);
+  out += ",\"scales\":";
+  write_json(out, value.scales);
+  out += ",\"biases\":";
+  write_json(out, value.biases);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"lhs_indices\":";
+  write_json(out, value.lhs_indices);
+  out += ",\"rhs_indices\":";
+  write_json(out, value.rhs_indices);
+  out += ",\"transpose\":";
+  write_json(out, value.transpose);
+  out += ",\"group_size\":";
+  write_json(out, value.group_size);
+  out += ",\"bits\":";
+  write_json(out, value.bits);
+  out += ",\"sorted_indices\":";
+  write_json(out, value.sorted_indices);
+  out += '}';
+}
+
 static void write_json(std::string& out, const LayerNormNode& value) {
   out += '{';
   out += "\"x\":";
@@ -4151,6 +4289,21 @@ static void write_json(std::string& out, const IndexNode& value) {
   write_json(out, value.indices);
   out += ",\"out\":";
   write_json(out, value.out);
+  out += '}';
+}
+
+static void write_json(std::string& out, const ScatterNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"indices\":";
+  write_json(out, value.indices);
+  out += ",\"updates\":";
+  write_json(out, value.updates);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += ",\"axis\":";
+  write_json(out, value.axis);
   out += '}';
 }
 

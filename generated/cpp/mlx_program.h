@@ -144,9 +144,12 @@ enum class OpCode : uint32_t {
   QUANTIZED_LINEAR = 124,
   DEQUANTIZE = 125,
   ROPE = 126,
+  GATHER_MM = 127,
+  GATHER_QMM = 128,
+  SCATTER = 129,
 };
 
-inline constexpr uint32_t kOpCount = 126;
+inline constexpr uint32_t kOpCount = 129;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -548,6 +551,29 @@ struct DequantizeNode {
   int32_t bits{};
 };
 
+struct GatherMMNode {
+  Tid a;
+  Tid b;
+  Tid out;
+  std::optional<Tid> lhs_indices;
+  std::optional<Tid> rhs_indices;
+  bool sorted_indices{};
+};
+
+struct GatherQMMNode {
+  Tid x;
+  Tid w;
+  Tid scales;
+  Tid biases;
+  Tid out;
+  std::optional<Tid> lhs_indices;
+  std::optional<Tid> rhs_indices;
+  bool transpose{};
+  int32_t group_size{};
+  int32_t bits{};
+  bool sorted_indices{};
+};
+
 struct LayerNormNode {
   Tid x;
   Tid out;
@@ -715,6 +741,14 @@ struct IndexNode {
   Tid x;
   std::vector<Tid> indices;
   Tid out;
+};
+
+struct ScatterNode {
+  Tid x;
+  Tid indices;
+  Tid updates;
+  Tid out;
+  int32_t axis{};
 };
 
 struct ScatterAddNode {
@@ -1014,7 +1048,8 @@ using NodeVariant = std::variant<
     SignNode, TruncNode, SquareNode, IsNanNode, IsInfNode, BitwiseNotNode, BitwiseAndNode,
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
     CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
-    IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode, RopeNode>;
+    IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode, RopeNode, GatherMMNode,
+    GatherQMMNode, ScatterNode>;
 
 struct Instruction {
   OpCode op{};

@@ -211,6 +211,12 @@ struct QuantizedLinearNodeBuilder;
 struct DequantizeNode;
 struct DequantizeNodeBuilder;
 
+struct GatherMMNode;
+struct GatherMMNodeBuilder;
+
+struct GatherQMMNode;
+struct GatherQMMNodeBuilder;
+
 struct LayerNormNode;
 struct LayerNormNodeBuilder;
 
@@ -279,6 +285,9 @@ struct TakeAlongAxisNodeBuilder;
 
 struct IndexNode;
 struct IndexNodeBuilder;
+
+struct ScatterNode;
+struct ScatterNodeBuilder;
 
 struct ScatterAddNode;
 struct ScatterAddNodeBuilder;
@@ -815,11 +824,14 @@ enum OpNode : uint8_t {
   OpNode_QuantizedLinearNode = 124,
   OpNode_DequantizeNode = 125,
   OpNode_RopeNode = 126,
+  OpNode_GatherMMNode = 127,
+  OpNode_GatherQMMNode = 128,
+  OpNode_ScatterNode = 129,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_RopeNode
+  OpNode_MAX = OpNode_ScatterNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[127] {
+inline const OpNode (&EnumValuesOpNode())[130] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -947,13 +959,16 @@ inline const OpNode (&EnumValuesOpNode())[127] {
     OpNode_IsNegInfNode,
     OpNode_QuantizedLinearNode,
     OpNode_DequantizeNode,
-    OpNode_RopeNode
+    OpNode_RopeNode,
+    OpNode_GatherMMNode,
+    OpNode_GatherQMMNode,
+    OpNode_ScatterNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[128] = {
+  static const char * const names[131] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1081,13 +1096,16 @@ inline const char * const *EnumNamesOpNode() {
     "QuantizedLinearNode",
     "DequantizeNode",
     "RopeNode",
+    "GatherMMNode",
+    "GatherQMMNode",
+    "ScatterNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_RopeNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_ScatterNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1598,6 +1616,18 @@ template<> struct OpNodeTraits<mlxd::ir::DequantizeNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::RopeNode> {
   static const OpNode enum_value = OpNode_RopeNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::GatherMMNode> {
+  static const OpNode enum_value = OpNode_GatherMMNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::GatherQMMNode> {
+  static const OpNode enum_value = OpNode_GatherQMMNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::ScatterNode> {
+  static const OpNode enum_value = OpNode_ScatterNode;
 };
 
 template <bool B = false>
@@ -6029,6 +6059,260 @@ inline ::flatbuffers::Offset<DequantizeNode> CreateDequantizeNode(
   return builder_.Finish();
 }
 
+/// Matrix products with matrix-level gather (MLX's gather_mm), for expert
+/// layers: out[i] = a[lhs_indices[i]] @ b[rhs_indices[i]], a (..., M, K) and
+/// b (..., K, N) batches of matrices, the indices broadcast together and index
+/// the flattened batch axes of their operand; an absent index is arange over
+/// that operand's batch. The experts' weights are read where they are, never
+/// copied per token. `sorted_indices`: rhs_indices is sorted (rows grouped by
+/// expert), which lets MLX take its grouped kernel.
+struct GatherMMNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef GatherMMNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_A = 4,
+    VT_B = 6,
+    VT_OUT = 8,
+    VT_LHS_INDICES = 10,
+    VT_RHS_INDICES = 12,
+    VT_SORTED_INDICES = 14
+  };
+  const mlxd::ir::Tid *a() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_A);
+  }
+  const mlxd::ir::Tid *b() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_B);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  const mlxd::ir::Tid *lhs_indices() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_LHS_INDICES);
+  }
+  const mlxd::ir::Tid *rhs_indices() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_RHS_INDICES);
+  }
+  bool sorted_indices() const {
+    return GetField<uint8_t>(VT_SORTED_INDICES, 0) != 0;
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_A, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_B, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_LHS_INDICES, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_RHS_INDICES, 4) &&
+           VerifyField<uint8_t>(verifier, VT_SORTED_INDICES, 1) &&
+           verifier.EndTable();
+  }
+};
+
+struct GatherMMNodeBuilder {
+  typedef GatherMMNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_a(const mlxd::ir::Tid *a) {
+    fbb_.AddStruct(GatherMMNode::VT_A, a);
+  }
+  void add_b(const mlxd::ir::Tid *b) {
+    fbb_.AddStruct(GatherMMNode::VT_B, b);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(GatherMMNode::VT_OUT, out);
+  }
+  void add_lhs_indices(const mlxd::ir::Tid *lhs_indices) {
+    fbb_.AddStruct(GatherMMNode::VT_LHS_INDICES, lhs_indices);
+  }
+  void add_rhs_indices(const mlxd::ir::Tid *rhs_indices) {
+    fbb_.AddStruct(GatherMMNode::VT_RHS_INDICES, rhs_indices);
+  }
+  void add_sorted_indices(bool sorted_indices) {
+    fbb_.AddElement<uint8_t>(GatherMMNode::VT_SORTED_INDICES, static_cast<uint8_t>(sorted_indices), 0);
+  }
+  explicit GatherMMNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<GatherMMNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<GatherMMNode>(end);
+    fbb_.Required(o, GatherMMNode::VT_A);
+    fbb_.Required(o, GatherMMNode::VT_B);
+    fbb_.Required(o, GatherMMNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<GatherMMNode> CreateGatherMMNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *a = nullptr,
+    const mlxd::ir::Tid *b = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const mlxd::ir::Tid *lhs_indices = nullptr,
+    const mlxd::ir::Tid *rhs_indices = nullptr,
+    bool sorted_indices = false) {
+  GatherMMNodeBuilder builder_(_fbb);
+  builder_.add_rhs_indices(rhs_indices);
+  builder_.add_lhs_indices(lhs_indices);
+  builder_.add_out(out);
+  builder_.add_b(b);
+  builder_.add_a(a);
+  builder_.add_sorted_indices(sorted_indices);
+  return builder_.Finish();
+}
+
+/// GatherMMNode over a quantized `w` (MLX's gather_qmm): w (E, N, K * bits / 32)
+/// packed, with scales and biases (E, N, K / group_size), as in
+/// QuantizedLinearNode, one matrix per expert; out[i] = x[lhs_indices[i]] @
+/// weight[rhs_indices[i]]^T (`transpose` true) or @ weight[...] (false: w is
+/// (E, K, N * bits / 32)).
+struct GatherQMMNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef GatherQMMNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_W = 6,
+    VT_SCALES = 8,
+    VT_BIASES = 10,
+    VT_OUT = 12,
+    VT_LHS_INDICES = 14,
+    VT_RHS_INDICES = 16,
+    VT_TRANSPOSE = 18,
+    VT_GROUP_SIZE = 20,
+    VT_BITS = 22,
+    VT_SORTED_INDICES = 24
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *w() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_W);
+  }
+  const mlxd::ir::Tid *scales() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_SCALES);
+  }
+  const mlxd::ir::Tid *biases() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_BIASES);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  const mlxd::ir::Tid *lhs_indices() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_LHS_INDICES);
+  }
+  const mlxd::ir::Tid *rhs_indices() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_RHS_INDICES);
+  }
+  bool transpose() const {
+    return GetField<uint8_t>(VT_TRANSPOSE, 1) != 0;
+  }
+  int32_t group_size() const {
+    return GetField<int32_t>(VT_GROUP_SIZE, 64);
+  }
+  int32_t bits() const {
+    return GetField<int32_t>(VT_BITS, 4);
+  }
+  bool sorted_indices() const {
+    return GetField<uint8_t>(VT_SORTED_INDICES, 0) != 0;
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_W, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_SCALES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_LHS_INDICES, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_RHS_INDICES, 4) &&
+           VerifyField<uint8_t>(verifier, VT_TRANSPOSE, 1) &&
+           VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
+           VerifyField<int32_t>(verifier, VT_BITS, 4) &&
+           VerifyField<uint8_t>(verifier, VT_SORTED_INDICES, 1) &&
+           verifier.EndTable();
+  }
+};
+
+struct GatherQMMNodeBuilder {
+  typedef GatherQMMNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(GatherQMMNode::VT_X, x);
+  }
+  void add_w(const mlxd::ir::Tid *w) {
+    fbb_.AddStruct(GatherQMMNode::VT_W, w);
+  }
+  void add_scales(const mlxd::ir::Tid *scales) {
+    fbb_.AddStruct(GatherQMMNode::VT_SCALES, scales);
+  }
+  void add_biases(const mlxd::ir::Tid *biases) {
+    fbb_.AddStruct(GatherQMMNode::VT_BIASES, biases);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(GatherQMMNode::VT_OUT, out);
+  }
+  void add_lhs_indices(const mlxd::ir::Tid *lhs_indices) {
+    fbb_.AddStruct(GatherQMMNode::VT_LHS_INDICES, lhs_indices);
+  }
+  void add_rhs_indices(const mlxd::ir::Tid *rhs_indices) {
+    fbb_.AddStruct(GatherQMMNode::VT_RHS_INDICES, rhs_indices);
+  }
+  void add_transpose(bool transpose) {
+    fbb_.AddElement<uint8_t>(GatherQMMNode::VT_TRANSPOSE, static_cast<uint8_t>(transpose), 1);
+  }
+  void add_group_size(int32_t group_size) {
+    fbb_.AddElement<int32_t>(GatherQMMNode::VT_GROUP_SIZE, group_size, 64);
+  }
+  void add_bits(int32_t bits) {
+    fbb_.AddElement<int32_t>(GatherQMMNode::VT_BITS, bits, 4);
+  }
+  void add_sorted_indices(bool sorted_indices) {
+    fbb_.AddElement<uint8_t>(GatherQMMNode::VT_SORTED_INDICES, static_cast<uint8_t>(sorted_indices), 0);
+  }
+  explicit GatherQMMNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<GatherQMMNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<GatherQMMNode>(end);
+    fbb_.Required(o, GatherQMMNode::VT_X);
+    fbb_.Required(o, GatherQMMNode::VT_W);
+    fbb_.Required(o, GatherQMMNode::VT_SCALES);
+    fbb_.Required(o, GatherQMMNode::VT_BIASES);
+    fbb_.Required(o, GatherQMMNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<GatherQMMNode> CreateGatherQMMNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *w = nullptr,
+    const mlxd::ir::Tid *scales = nullptr,
+    const mlxd::ir::Tid *biases = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    const mlxd::ir::Tid *lhs_indices = nullptr,
+    const mlxd::ir::Tid *rhs_indices = nullptr,
+    bool transpose = true,
+    int32_t group_size = 64,
+    int32_t bits = 4,
+    bool sorted_indices = false) {
+  GatherQMMNodeBuilder builder_(_fbb);
+  builder_.add_bits(bits);
+  builder_.add_group_size(group_size);
+  builder_.add_rhs_indices(rhs_indices);
+  builder_.add_lhs_indices(lhs_indices);
+  builder_.add_out(out);
+  builder_.add_biases(biases);
+  builder_.add_scales(scales);
+  builder_.add_w(w);
+  builder_.add_x(x);
+  builder_.add_sorted_indices(sorted_indices);
+  builder_.add_transpose(transpose);
+  return builder_.Finish();
+}
+
 /// Normalizes over the last `num_axes` axes.
 struct LayerNormNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef LayerNormNodeBuilder Builder;
@@ -8058,6 +8342,96 @@ inline ::flatbuffers::Offset<IndexNode> CreateIndexNodeDirect(
       x,
       indices__,
       out);
+}
+
+/// torch.scatter: out = x; out[..indices[i]..] = updates[i] along `axis` (MLX's
+/// put_along_axis); `updates` has the shape of `indices` (the compiler slices or
+/// broadcasts it to fit). Where an index repeats, which update lands is unspecified,
+/// as in PyTorch.
+struct ScatterNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef ScatterNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_INDICES = 6,
+    VT_UPDATES = 8,
+    VT_OUT = 10,
+    VT_AXIS = 12
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  const mlxd::ir::Tid *indices() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_INDICES);
+  }
+  const mlxd::ir::Tid *updates() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_UPDATES);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  int32_t axis() const {
+    return GetField<int32_t>(VT_AXIS, 0);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_INDICES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_UPDATES, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           VerifyField<int32_t>(verifier, VT_AXIS, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct ScatterNodeBuilder {
+  typedef ScatterNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(ScatterNode::VT_X, x);
+  }
+  void add_indices(const mlxd::ir::Tid *indices) {
+    fbb_.AddStruct(ScatterNode::VT_INDICES, indices);
+  }
+  void add_updates(const mlxd::ir::Tid *updates) {
+    fbb_.AddStruct(ScatterNode::VT_UPDATES, updates);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(ScatterNode::VT_OUT, out);
+  }
+  void add_axis(int32_t axis) {
+    fbb_.AddElement<int32_t>(ScatterNode::VT_AXIS, axis, 0);
+  }
+  explicit ScatterNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<ScatterNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<ScatterNode>(end);
+    fbb_.Required(o, ScatterNode::VT_X);
+    fbb_.Required(o, ScatterNode::VT_INDICES);
+    fbb_.Required(o, ScatterNode::VT_UPDATES);
+    fbb_.Required(o, ScatterNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<ScatterNode> CreateScatterNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    const mlxd::ir::Tid *indices = nullptr,
+    const mlxd::ir::Tid *updates = nullptr,
+    const mlxd::ir::Tid *out = nullptr,
+    int32_t axis = 0) {
+  ScatterNodeBuilder builder_(_fbb);
+  builder_.add_axis(axis);
+  builder_.add_out(out);
+  builder_.add_updates(updates);
+  builder_.add_indices(indices);
+  builder_.add_x(x);
+  return builder_.Finish();
 }
 
 /// torch.scatter_add: out = x; out[..indices[i]..] += updates[i] along `axis`;
@@ -11651,6 +12025,15 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::RopeNode *op_as_RopeNode() const {
     return op_type() == mlxd::ir::OpNode_RopeNode ? static_cast<const mlxd::ir::RopeNode *>(op()) : nullptr;
   }
+  const mlxd::ir::GatherMMNode *op_as_GatherMMNode() const {
+    return op_type() == mlxd::ir::OpNode_GatherMMNode ? static_cast<const mlxd::ir::GatherMMNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::GatherQMMNode *op_as_GatherQMMNode() const {
+    return op_type() == mlxd::ir::OpNode_GatherQMMNode ? static_cast<const mlxd::ir::GatherQMMNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::ScatterNode *op_as_ScatterNode() const {
+    return op_type() == mlxd::ir::OpNode_ScatterNode ? static_cast<const mlxd::ir::ScatterNode *>(op()) : nullptr;
+  }
   /// Which device of the program's device group runs the instruction: its
   /// position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
   /// tensor-parallel split puts each shard's instructions on its own device;
@@ -12171,6 +12554,18 @@ template<> inline const mlxd::ir::DequantizeNode *Instruction::op_as<mlxd::ir::D
 
 template<> inline const mlxd::ir::RopeNode *Instruction::op_as<mlxd::ir::RopeNode>() const {
   return op_as_RopeNode();
+}
+
+template<> inline const mlxd::ir::GatherMMNode *Instruction::op_as<mlxd::ir::GatherMMNode>() const {
+  return op_as_GatherMMNode();
+}
+
+template<> inline const mlxd::ir::GatherQMMNode *Instruction::op_as<mlxd::ir::GatherQMMNode>() const {
+  return op_as_GatherQMMNode();
+}
+
+template<> inline const mlxd::ir::ScatterNode *Instruction::op_as<mlxd::ir::ScatterNode>() const {
+  return op_as_ScatterNode();
 }
 
 struct InstructionBuilder {
@@ -13023,6 +13418,18 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_RopeNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::RopeNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_GatherMMNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::GatherMMNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_GatherQMMNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::GatherQMMNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_ScatterNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::ScatterNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

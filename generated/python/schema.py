@@ -683,6 +683,47 @@ class DequantizeNode:
     bits: int = 4
 
 
+# Matrix products with matrix-level gather (MLX's gather_mm), for expert
+# layers: out[i] = a[lhs_indices[i]] @ b[rhs_indices[i]], a (..., M, K) and
+# b (..., K, N) batches of matrices, the indices broadcast together and index
+# the flattened batch axes of their operand; an absent index is arange over
+# that operand's batch. The experts' weights are read where they are, never
+# copied per token. `sorted_indices`: rhs_indices is sorted (rows grouped by
+# expert), which lets MLX take its grouped kernel.
+@_dataclasses.dataclass(kw_only=True)
+class GatherMMNode:
+    """table mlxd.ir.GatherMMNode"""
+
+    a: Tid
+    b: Tid
+    out: Tid
+    lhs_indices: Tid | None = None
+    rhs_indices: Tid | None = None
+    sorted_indices: bool = False
+
+
+# GatherMMNode over a quantized `w` (MLX's gather_qmm): w (E, N, K * bits / 32)
+# packed, with scales and biases (E, N, K / group_size), as in
+# QuantizedLinearNode, one matrix per expert; out[i] = x[lhs_indices[i]] @
+# weight[rhs_indices[i]]^T (`transpose` true) or @ weight[...] (false: w is
+# (E, K, N * bits / 32)).
+@_dataclasses.dataclass(kw_only=True)
+class GatherQMMNode:
+    """table mlxd.ir.GatherQMMNode"""
+
+    x: Tid
+    w: Tid
+    scales: Tid
+    biases: Tid
+    out: Tid
+    lhs_indices: Tid | None = None
+    rhs_indices: Tid | None = None
+    transpose: bool = True
+    group_size: int = 64
+    bits: int = 4
+    sorted_indices: bool = False
+
+
 # Normalizes over the last `num_axes` axes.
 @_dataclasses.dataclass(kw_only=True)
 class LayerNormNode:
@@ -947,6 +988,21 @@ class IndexNode:
     x: Tid
     indices: list[Tid]
     out: Tid
+
+
+# torch.scatter: out = x; out[..indices[i]..] = updates[i] along `axis` (MLX's
+# put_along_axis); `updates` has the shape of `indices` (the compiler slices or
+# broadcasts it to fit). Where an index repeats, which update lands is unspecified,
+# as in PyTorch.
+@_dataclasses.dataclass(kw_only=True)
+class ScatterNode:
+    """table mlxd.ir.ScatterNode"""
+
+    x: Tid
+    indices: Tid
+    updates: Tid
+    out: Tid
+    axis: int = 0
 
 
 # torch.scatter_add: out = x; out[..indices[i]..] += updates[i] along `axis`;
@@ -1615,6 +1671,9 @@ OpNode = _typing.Union[
     QuantizedLinearNode,
     DequantizeNode,
     RopeNode,
+    GatherMMNode,
+    GatherQMMNode,
+    ScatterNode,
 ]
 
 
@@ -1748,6 +1807,9 @@ class OpNodeType(_enum.IntEnum):
     QuantizedLinearNode = 124
     DequantizeNode = 125
     RopeNode = 126
+    GatherMMNode = 127
+    GatherQMMNode = 128
+    ScatterNode = 129
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1878,6 +1940,9 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     QuantizedLinearNode: OpNodeType.QuantizedLinearNode,
     DequantizeNode: OpNodeType.DequantizeNode,
     RopeNode: OpNodeType.RopeNode,
+    GatherMMNode: OpNodeType.GatherMMNode,
+    GatherQMMNode: OpNodeType.GatherQMMNode,
+    ScatterNode: OpNodeType.ScatterNode,
 }
 
 
@@ -2947,6 +3012,65 @@ class Builders:
         builder.PrependInt32Slot(5, obj.bits, 4)
         return builder.EndObject()
 
+    def build_GatherMMNode(self, builder, obj):
+        """Write table mlxd.ir.GatherMMNode; returns its offset."""
+        if obj.a is None:
+            raise ValueError("mlxd.ir.GatherMMNode.a is required")
+        if obj.b is None:
+            raise ValueError("mlxd.ir.GatherMMNode.b is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.GatherMMNode.out is required")
+        builder.StartObject(6)
+        self.write_Tid(builder, obj.a)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.b)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        if obj.lhs_indices is not None:
+            self.write_Tid(builder, obj.lhs_indices)
+            builder.Slot(3)
+        if obj.rhs_indices is not None:
+            self.write_Tid(builder, obj.rhs_indices)
+            builder.Slot(4)
+        builder.PrependBoolSlot(5, obj.sorted_indices, False)
+        return builder.EndObject()
+
+    def build_GatherQMMNode(self, builder, obj):
+        """Write table mlxd.ir.GatherQMMNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.GatherQMMNode.x is required")
+        if obj.w is None:
+            raise ValueError("mlxd.ir.GatherQMMNode.w is required")
+        if obj.scales is None:
+            raise ValueError("mlxd.ir.GatherQMMNode.scales is required")
+        if obj.biases is None:
+            raise ValueError("mlxd.ir.GatherQMMNode.biases is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.GatherQMMNode.out is required")
+        builder.StartObject(11)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.w)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.scales)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.biases)
+        builder.Slot(3)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(4)
+        if obj.lhs_indices is not None:
+            self.write_Tid(builder, obj.lhs_indices)
+            builder.Slot(5)
+        if obj.rhs_indices is not None:
+            self.write_Tid(builder, obj.rhs_indices)
+            builder.Slot(6)
+        builder.PrependInt32Slot(8, obj.group_size, 64)
+        builder.PrependInt32Slot(9, obj.bits, 4)
+        builder.PrependBoolSlot(7, obj.transpose, True)
+        builder.PrependBoolSlot(10, obj.sorted_indices, False)
+        return builder.EndObject()
+
     def build_LayerNormNode(self, builder, obj):
         """Write table mlxd.ir.LayerNormNode; returns its offset."""
         if obj.x is None:
@@ -3403,6 +3527,28 @@ class Builders:
             builder.PrependUOffsetTRelativeSlot(1, o1, 0)
         self.write_Tid(builder, obj.out)
         builder.Slot(2)
+        return builder.EndObject()
+
+    def build_ScatterNode(self, builder, obj):
+        """Write table mlxd.ir.ScatterNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.ScatterNode.x is required")
+        if obj.indices is None:
+            raise ValueError("mlxd.ir.ScatterNode.indices is required")
+        if obj.updates is None:
+            raise ValueError("mlxd.ir.ScatterNode.updates is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.ScatterNode.out is required")
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.indices)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.updates)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(3)
+        builder.PrependInt32Slot(4, obj.axis, 0)
         return builder.EndObject()
 
     def build_ScatterAddNode(self, builder, obj):
@@ -4536,6 +4682,15 @@ class Builders:
         if kind == 126:
             _check_member(value, RopeNode, "mlxd.ir.OpNode.RopeNode")
             return self.build_RopeNode(builder, value)
+        if kind == 127:
+            _check_member(value, GatherMMNode, "mlxd.ir.OpNode.GatherMMNode")
+            return self.build_GatherMMNode(builder, value)
+        if kind == 128:
+            _check_member(value, GatherQMMNode, "mlxd.ir.OpNode.GatherQMMNode")
+            return self.build_GatherQMMNode(builder, value)
+        if kind == 129:
+            _check_member(value, ScatterNode, "mlxd.ir.OpNode.ScatterNode")
+            return self.build_ScatterNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

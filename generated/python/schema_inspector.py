@@ -1335,6 +1335,49 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="freqs", type="Tid", role="input", required=False),
         ),
     ),
+    127: OpInfo(
+        code=127,
+        name="GatherMM",
+        table="GatherMMNode",
+        fields=(
+            FieldInfo(name="a", type="Tid", role="input", required=True),
+            FieldInfo(name="b", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="lhs_indices", type="Tid", role="input", required=False),
+            FieldInfo(name="rhs_indices", type="Tid", role="input", required=False),
+            FieldInfo(name="sorted_indices", type="bool", role="literal", required=False),
+        ),
+    ),
+    128: OpInfo(
+        code=128,
+        name="GatherQMM",
+        table="GatherQMMNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="w", type="Tid", role="input", required=True),
+            FieldInfo(name="scales", type="Tid", role="input", required=True),
+            FieldInfo(name="biases", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="lhs_indices", type="Tid", role="input", required=False),
+            FieldInfo(name="rhs_indices", type="Tid", role="input", required=False),
+            FieldInfo(name="transpose", type="bool", role="literal", required=False),
+            FieldInfo(name="group_size", type="int32", role="literal", required=False),
+            FieldInfo(name="bits", type="int32", role="literal", required=False),
+            FieldInfo(name="sorted_indices", type="bool", role="literal", required=False),
+        ),
+    ),
+    129: OpInfo(
+        code=129,
+        name="Scatter",
+        table="ScatterNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="indices", type="Tid", role="input", required=True),
+            FieldInfo(name="updates", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+            FieldInfo(name="axis", type="int32", role="literal", required=False),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

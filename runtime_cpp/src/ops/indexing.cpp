@@ -61,6 +61,13 @@ void exec_scatter_add(const ScatterAddNode& n, ExecutionState& st, StreamOrDevic
                                             st.tensor(n.updates), axis, s));
 }
 
+void exec_scatter(const ScatterNode& n, ExecutionState& st, StreamOrDevice s) {
+  const mx::array& x = st.tensor(n.x);
+  int axis = normalize_axis(n.axis, x.ndim(), "scatter");
+  st.set_tensor(n.out, mx::put_along_axis(x, wrap_indices(st.tensor(n.indices), x.shape(axis), s),
+                                          st.tensor(n.updates), axis, s));
+}
+
 void exec_index_put(const IndexPutNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   int axis = normalize_axis(n.axis, x.ndim(), "index_put");

@@ -130,3 +130,6 @@ class OpNode(object):
     QuantizedLinearNode = 124
     DequantizeNode = 125
     RopeNode = 126
+    GatherMMNode = 127
+    GatherQMMNode = 128
+    ScatterNode = 129
