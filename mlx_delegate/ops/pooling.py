@@ -52,6 +52,46 @@ def _used_outputs(node: Node) -> set[int]:
 
 # ---- max and average pooling ------------------------------------------------------
 
+
+def pool_output_length(
+    length: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool
+) -> int:
+    """The number of windows along one pooled axis: PyTorch's rule (ATen's
+    pooling_output_shape), which exec_pool (runtime_cpp/src/ops/pooling.cpp)
+    applies at run time. Floor division, so a kernel longer than the padded
+    input leaves no window unless ceil mode rounds one up; in ceil mode the
+    last window must start inside the input or its left padding. Below 1:
+    nothing to pool, which exec_pool refuses."""
+    if min(kernel, stride, dilation) < 1:
+        return 0
+    span = length + 2 * padding - dilation * (kernel - 1) - 1
+    out = (span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= length + padding:
+        out -= 1
+    return out
+
+
+def _check_window_counts(
+    in_shape, out_shape, kernel, stride, padding, ceil_mode, dilation=None
+) -> None:
+    """Lowers only what exec_pool runs into the exported shape: on every pooled
+    axis of static length, the window count by the runtime's rule must be at
+    least 1 and equal PyTorch's. A dynamic axis is counted at run time by the
+    same rule."""
+    nd = len(kernel)
+    dilation = dilation or [1] * nd
+    for a, (length, want) in enumerate(zip(in_shape[-nd:], out_shape[-nd:])):
+        if isinstance(length, torch.SymInt) or isinstance(want, torch.SymInt):
+            continue
+        got = pool_output_length(
+            int(length), kernel[a], stride[a], padding[a], dilation[a], ceil_mode
+        )
+        if got < 1 or got != int(want):
+            raise Unsupported(
+                f"pooled axis {a}: {got} windows by the runtime's rule, PyTorch has {want}"
+            )
+
+
 MAX_POOL = {aten.max_pool2d_with_indices.default: 2, aten.max_pool3d_with_indices.default: 3}
 # Kept whole: ExecuTorch would otherwise decompose them into max_pool2d_with_indices
 # over an unsqueezed axis. max_pool1d has one output, the values.
@@ -69,6 +109,14 @@ def max_pool(b: Emitter, node: Node) -> None:
     kernel = _per_axis(node.args[1], nd, [])
     single = overload(node) is aten.max_pool1d.default
     values, indices = (b.val(node), None) if single else b.val(node)
+    window = dict(
+        kernel=kernel,
+        stride=_per_axis(arg(node, "stride"), nd, kernel),
+        padding=_per_axis(arg(node, "padding"), nd, [0] * nd),
+        dilation=_per_axis(arg(node, "dilation"), nd, [1] * nd),
+        ceil_mode=bool(arg(node, "ceil_mode", False)),
+    )
+    _check_window_counts(b.val(x).shape, values.shape, **window)
     out = b.out(node) if single else b.temp(values.dtype, tuple(values.shape))
     index = None
     if not single and 1 in _used_outputs(node):
@@ -79,11 +127,7 @@ def max_pool(b: Emitter, node: Node) -> None:
             out=out.tid,
             indices_out=index and index.tid,
             kind=ir.PoolKind.Max,
-            kernel=kernel,
-            stride=_per_axis(arg(node, "stride"), nd, kernel),
-            padding=_per_axis(arg(node, "padding"), nd, [0] * nd),
-            dilation=_per_axis(arg(node, "dilation"), nd, [1] * nd),
-            ceil_mode=bool(arg(node, "ceil_mode", False)),
+            **window,
         )
     )
     if not single:
@@ -104,17 +148,21 @@ def avg_pool(b: Emitter, node: Node) -> None:
     _require_float(b, x, "average pooling")
     kernel = _per_axis(node.args[1], nd, [])
     divisor = arg(node, "divisor_override")
+    window = dict(
+        kernel=kernel,
+        stride=_per_axis(arg(node, "stride"), nd, kernel),
+        padding=_per_axis(arg(node, "padding"), nd, [0] * nd),
+        ceil_mode=bool(arg(node, "ceil_mode", False)),
+    )
+    _check_window_counts(b.val(x).shape, b.val(node).shape, **window)
     b.emit(
         ir.PoolNode(
             x=b.tid(x),
             out=b.out(node).tid,
             kind=ir.PoolKind.Avg,
-            kernel=kernel,
-            stride=_per_axis(arg(node, "stride"), nd, kernel),
-            padding=_per_axis(arg(node, "padding"), nd, [0] * nd),
-            ceil_mode=bool(arg(node, "ceil_mode", False)),
             count_include_pad=bool(arg(node, "count_include_pad", True)),
             divisor_override=0 if divisor is None else int(divisor),
+            **window,
         )
     )
 

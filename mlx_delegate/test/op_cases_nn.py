@@ -331,6 +331,11 @@ case(
         C("float16", lambda x: F.max_pool2d(x, 2), T((2, 2, 4, 6), f16)),
         C("bfloat16", lambda x: F.max_pool2d(x, 3, 1, 1), T((1, 2, 5, 5), bf16)),
         M("module_dynamic", lambda: nn.MaxPool2d(2), T((2, 3, 4, 4)), dynamic=BATCH0),
+        M(
+            "kernel_longer_than_input_ceil",
+            lambda: nn.MaxPool2d(5, ceil_mode=True),
+            T((1, 4, 3, 2)),
+        ),
     ],
     tolerances=POOL_TOL,
 )
@@ -418,6 +423,12 @@ case(
         C("float16", lambda x: F.avg_pool2d(x, 2), T((2, 2, 4, 6), f16)),
         C("bfloat16", lambda x: F.avg_pool2d(x, 3, 1, 1), T((1, 2, 5, 5), bf16)),
         M("module_dynamic", lambda: nn.AvgPool2d(2), T((2, 3, 4, 4)), dynamic=BATCH0),
+        # EfficientNet's head over a 2x2 map: ceil mode makes one window
+        M(
+            "kernel_longer_than_input_ceil",
+            lambda: nn.AvgPool2d(7, ceil_mode=True),
+            T((1, 8, 2, 2)),
+        ),
     ],
     tolerances=POOL_TOL,
 )

@@ -15,15 +15,23 @@ namespace {
 struct PoolAxis {
   int length, kernel, stride, padding, dilation, out;
 
-  // PyTorch's output length; in ceil mode the last window must start inside
-  // the input or its left padding.
+  // PyTorch's output length (ATen's pooling_output_shape), the rule the
+  // compiler checks the exported shapes against (pool_output_length in
+  // mlx_delegate/ops/pooling.py): floor division, so a kernel longer than the
+  // padded input still gets a window when ceil mode rounds one up; in ceil
+  // mode the last window must start inside the input or its left padding.
   static PoolAxis make(int length, int kernel, int stride, int padding, int dilation, bool ceil) {
+    if (kernel < 1 || stride < 1 || dilation < 1) {
+      throw ExecutionError("pool: kernel, stride and dilation must be positive");
+    }
     int span = length + 2 * padding - dilation * (kernel - 1) - 1;
-    if (span < 0) throw ExecutionError("pool: the kernel is larger than the padded input");
-    int out = (ceil ? (span + stride - 1) / stride : span / stride) + 1;
+    int out = floor_div(span + (ceil ? stride - 1 : 0), stride) + 1;
     if (ceil && (out - 1) * stride >= length + padding) --out;
+    if (out < 1) throw ExecutionError("pool: no window fits the padded input");
     return {length, kernel, stride, padding, dilation, out};
   }
+  // Rounds toward negative infinity, as PyTorch's div_rtn (C++'s / truncates).
+  static int floor_div(int a, int b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
   // Input length the windows read, padding included.
   int needed() const { return (out - 1) * stride + dilation * (kernel - 1) + 1; }
 };
