@@ -13,6 +13,7 @@ FAMILY_NAMES = (
     "creation",
     "declared",
     "elementwise",
+    "experts",
     "indexing",
     "inplace",
     "nn",

@@ -1,4 +1,4 @@
-"""Tensor creation: arange, full, zeros, ones and their *_like forms."""
+"""Tensor creation: arange, full, zeros, ones, empty and their *_like forms."""
 
 from __future__ import annotations
 
@@ -69,3 +69,21 @@ def full_like(b: Emitter, node: Node) -> None:
             dtype=ir_dtype(_dtype(b, node)),
         )
     )
+
+
+def _empty_dim_order():
+    """ExecuTorch's edge dialect replaces empty with this dim-order aware empty."""
+    import executorch.exir.dialects._ops  # noqa: F401  (registers the dim_order_ops namespace)
+
+    return torch.ops.dim_order_ops._empty_dim_order.default
+
+
+@HANDLERS.register([aten.empty.memory_format, _empty_dim_order()])
+def empty(b: Emitter, node: Node) -> None:
+    """A tensor whose values are never read before being written (DeepSeek-V3's
+    attention assembles its keys into one): zeros, so that a program's results
+    never depend on leftover memory."""
+    dim_order = arg(node, "dim_order")
+    if dim_order and list(dim_order) != list(range(len(dim_order))):
+        raise Unsupported(f"non-contiguous dim order {list(dim_order)}")
+    b.bind(node, b.full(0, _dtype(b, node), list(node.args[0])))

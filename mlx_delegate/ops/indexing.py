@@ -1,4 +1,4 @@
-"""Indexing: index_select, advanced indexing, gather, scatter_add."""
+"""Indexing: index_select, advanced indexing, gather, scatter and scatter_add."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from torch.fx import Node
 
 from ..builder import HandlerRegistry, Unsupported
 from ..builder.emitter import Emitter
-from ..builder.slots import ValueSlot
+from ..builder.slots import TensorSlot, ValueSlot, ir_dtype
 from ..ir import schema as ir
 from .common import arg, contiguous_positions
 
@@ -89,20 +89,48 @@ def gather(b: Emitter, node: Node) -> None:
 
 @HANDLERS.register([aten.scatter_add.default])
 def scatter_add(b: Emitter, node: Node) -> None:
-    """PyTorch lets the index be smaller than x on every axis; MLX's scatter
-    needs it to match x off `axis`. So scatter into the corner of x that the
-    index covers, then write that corner back into x, one axis at a time."""
     x, dim, index, src = node.args[:4]
     dtype = b.val(node).dtype
+    _scatter(b, node, ir.ScatterAddNode, b.cast(_fit(b, src, index, None), dtype))
+
+
+@HANDLERS.register([aten.scatter.src, aten.scatter.value])
+def scatter(b: Emitter, node: Node) -> None:
+    """torch.scatter without a reduction: a tensor of updates, or one value
+    written at every index (DeepSeek-V3's router marks its chosen groups so)."""
+    if arg(node, "reduce") is not None:
+        raise Unsupported("scatter with a reduction")
+    x, dim, index, src = node.args[:4]
+    dtype = b.val(node).dtype
+    if isinstance(src, Node) and isinstance(b.slot(src), TensorSlot):
+        updates = b.cast(_fit(b, src, index, None), dtype)
+    else:
+        if isinstance(src, Node):
+            raise Unsupported("scatter of a runtime scalar")
+        indices = b.tensor_slot(index)
+        updates = b.temp(dtype, indices.shape)  # the index's shape, dynamic sizes too
+        b.emit(
+            ir.FullLikeNode(x=indices.tid, out=updates.tid, value=float(src), dtype=ir_dtype(dtype))
+        )
+    _scatter(b, node, ir.ScatterNode, updates)
+
+
+def _scatter(b: Emitter, node: Node, op, updates: TensorSlot) -> None:
+    """`op` (ScatterAddNode, ScatterNode) of `updates`, shaped as the index, into
+    node's x along its dim. PyTorch lets the index be smaller than x on every
+    axis; MLX's scatter needs it to match x off `axis`. So scatter into the
+    corner of x that the index covers, then write that corner back into x, one
+    axis at a time."""
+    x, dim, index = node.args[:3]
+    dtype = b.val(node).dtype
     axis = int(dim) % max(b.val(x).dim(), 1)
-    updates = b.cast(_fit(b, src, index, None), dtype)
     corners = [b.tensor_slot(x)]  # x, then x sliced on each axis where the index is shorter
     sliced_axes = []
     for a, (have, want) in enumerate(zip(b.val(x).shape, b.val(index).shape)):
         if a == axis or have == want:
             continue
         if isinstance(have, torch.SymInt) or isinstance(want, torch.SymInt):
-            raise Unsupported("scatter_add with dynamic sizes that differ")
+            raise Unsupported("scatter with dynamic sizes that differ")
         outer = corners[-1]
         shape = list(outer.shape)
         shape[a] = want
@@ -121,9 +149,7 @@ def scatter_add(b: Emitter, node: Node) -> None:
         sliced_axes.append(a)
     result = b.temp(dtype, corners[-1].shape) if sliced_axes else b.out(node)
     b.emit(
-        ir.ScatterAddNode(
-            x=corners[-1].tid, indices=b.tid(index), updates=updates.tid, out=result.tid, axis=axis
-        )
+        op(x=corners[-1].tid, indices=b.tid(index), updates=updates.tid, out=result.tid, axis=axis)
     )
     for depth in range(len(sliced_axes) - 1, -1, -1):
         outer = corners[depth]

@@ -24,7 +24,10 @@ MLX multiplies by is torchao's up to float32 rounding.
 - embedding(dequantize_affine(...), indices) -> the rows of the packed weight,
   scales and biases taken, then dequantized (only the rows looked up)
 - dequantize_affine feeding anything else (a weight tied to several users)
-  -> DequantizeNode of the whole weight"""
+  -> DequantizeNode of the whole weight
+- a stack of expert weights (experts, rows, cols), each quantized as above
+  (block size [1, 1, group]), gathered by expert ids into a batched matmul
+  -> GatherQMMNode (mlx_delegate/ops/experts.py)"""
 
 from __future__ import annotations
 
@@ -58,7 +61,8 @@ COMPUTE = torch.float32
 
 @dataclass(frozen=True)
 class AffineWeight:
-    """A `dequantize_affine` node of a 2-D weight quantized in groups along its rows."""
+    """A `dequantize_affine` node of a 2-D weight quantized in groups along its
+    rows, or of a stack of them (`batch`: the leading sizes, e.g. the experts)."""
 
     node: Node
     q: Node
@@ -70,19 +74,21 @@ class AffineWeight:
     dtype: torch.dtype  # the dequantized weight's
     rows: int
     cols: int
+    batch: tuple = ()
 
     @property
     def packed_shape(self) -> tuple:
-        return (self.rows, self.cols * self.bits // WORD_BITS)
+        return (*self.batch, self.rows, self.cols * self.bits // WORD_BITS)
 
     @property
     def groups_shape(self) -> tuple:
-        return (self.rows, self.cols // self.group_size)
+        return (*self.batch, self.rows, self.cols // self.group_size)
 
 
-def affine_weight(node) -> AffineWeight:
-    """The quantization of `node`, a dequantize_affine call; Unsupported says
-    what MLX's affine quantization cannot hold."""
+def affine_weight(node, ndim: int = 2) -> AffineWeight:
+    """The quantization of `node`, a dequantize_affine call of an `ndim`-D
+    weight (2, or 3 for a stack of expert weights); Unsupported says what MLX's
+    affine quantization cannot hold."""
     if not (
         isinstance(node, Node)
         and node.op == "call_function"
@@ -96,13 +102,16 @@ def affine_weight(node) -> AffineWeight:
     ):
         raise Unsupported("dequantize_affine of values that are not tensors")
     q_val = q.meta["val"]
-    if q_val.dim() != 2 or q_val.dtype not in (torch.int8, torch.uint8):
+    if q_val.dim() != ndim or q_val.dtype not in (torch.int8, torch.uint8):
         raise Unsupported(
-            f"quantized weight {q_val.dtype}{tuple(q_val.shape)}: 2-D int8/uint8 only"
+            f"quantized weight {q_val.dtype}{tuple(q_val.shape)}: {ndim}-D int8/uint8 only"
         )
-    rows, cols = (int(d) for d in q_val.shape)
+    if any(isinstance(d, torch.SymInt) for d in q_val.shape):
+        raise Unsupported("quantized weight of dynamic shape")
+    *batch, rows, cols = (int(d) for d in q_val.shape)
     block = [int(b) for b in args["block_size"]]
-    if len(block) != 2 or block[0] != 1 or block[1] not in GROUP_SIZES or cols % block[1]:
+    group = block[-1] if block else 0
+    if block[:-1] != [1] * (ndim - 1) or group not in GROUP_SIZES or cols % group:
         raise Unsupported(f"block size {block}: groups of {GROUP_SIZES} along rows only")
     quant_min, quant_max = _quant_range(args)
     bits = (quant_max - quant_min).bit_length()
@@ -111,11 +120,13 @@ def affine_weight(node) -> AffineWeight:
     dtype = args["output_dtype"]
     if dtype not in (torch.float32, torch.bfloat16, torch.float16):
         raise Unsupported(f"dequantized to {dtype} (computed in float32)")
-    groups = rows * cols // block[1]
+    groups = q_val.numel() // group
     for n in (scale, zero_point):
         if n is not None and n.meta["val"].numel() != groups:
             raise Unsupported(f"{n.name} has {n.meta['val'].numel()} values for {groups} groups")
-    return AffineWeight(node, q, scale, zero_point, block[1], bits, quant_min, dtype, rows, cols)
+    return AffineWeight(
+        node, q, scale, zero_point, group, bits, quant_min, dtype, rows, cols, tuple(batch)
+    )
 
 
 def _dequantize_args(node: Node) -> dict:
@@ -148,10 +159,10 @@ def _constants(b: Emitter, weight: AffineWeight) -> bool:
 
 
 def pack(q: torch.Tensor, quant_min: int, bits: int) -> torch.Tensor:
-    """q (rows, cols) as MLX's packed words (rows, cols * bits / 32), uint32:
-    value k of a word holds q - quant_min in bits [k * bits, (k + 1) * bits)."""
+    """q (..., rows, cols) as MLX's packed words (..., rows, cols * bits / 32),
+    uint32: value k of a word holds q - quant_min in bits [k * bits, (k + 1) * bits)."""
     per_word = WORD_BITS // bits
-    unsigned = (q.to(torch.int64) - quant_min).reshape(q.shape[0], -1, per_word)
+    unsigned = (q.to(torch.int64) - quant_min).reshape(*q.shape[:-1], -1, per_word)
     if unsigned.min() < 0 or unsigned.max() >= 1 << bits:
         raise Unsupported(f"quantized values outside [{quant_min}, {quant_min + (1 << bits) - 1}]")
     shifts = torch.arange(per_word, dtype=torch.int64) * bits
