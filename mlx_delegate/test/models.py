@@ -414,6 +414,107 @@ register(
 )
 
 
+# ---- mixture of experts ------------------------------------------------------------
+# transformers' `batched_mm` experts (the form that exports: the default,
+# `grouped_mm`, stops on histc, and the eager loop over experts is
+# data-dependent); mlx_delegate/ops/experts.py lowers them to GatherMM.
+MOE = dict(LLM, intermediate_size=64, experts_implementation="batched_mm")
+
+
+def _moe(model_cls, config_cls, **config) -> torch.nn.Module:
+    model = _hf(model_cls, config_cls, **MOE, **config)
+    assert model.config._experts_implementation == "batched_mm"
+    for module in model.modules():
+        for name, param in module.named_parameters(recurse=False):
+            if name in ("gate_up_proj", "down_proj"):  # initialized, not left empty
+                assert param.dim() == 3 and 0 < param.std() < 1, (name, param.std())
+    return model
+
+
+def qwen3_moe():
+    from transformers import Qwen3MoeConfig, Qwen3MoeForCausalLM
+
+    model = _moe(
+        Qwen3MoeForCausalLM,
+        Qwen3MoeConfig,
+        num_key_value_heads=2,
+        head_dim=16,
+        num_experts=8,
+        num_experts_per_tok=2,
+        moe_intermediate_size=32,
+        norm_topk_prob=True,
+        decoder_sparse_step=1,
+    )
+    assert model.model.layers[0].mlp.experts.gate_up_proj.shape == (8, 64, 64)
+    return _causal_lm(model)
+
+
+def mixtral():
+    from transformers import MixtralConfig, MixtralForCausalLM
+
+    model = _moe(
+        MixtralForCausalLM,
+        MixtralConfig,
+        num_key_value_heads=2,
+        num_local_experts=4,
+        num_experts_per_tok=2,
+        sliding_window=None,
+    )
+    assert model.model.layers[0].mlp.experts.down_proj.shape == (4, 64, 64)
+    return _causal_lm(model)
+
+
+def deepseek_v3():
+    from transformers import DeepseekV3Config, DeepseekV3ForCausalLM
+
+    model = _moe(
+        DeepseekV3ForCausalLM,
+        DeepseekV3Config,
+        num_key_value_heads=4,  # multi-head latent attention: one latent, every head
+        n_routed_experts=8,
+        num_experts_per_tok=2,
+        moe_intermediate_size=32,
+        n_shared_experts=1,
+        n_group=4,
+        topk_group=2,
+        first_k_dense_replace=0,
+        kv_lora_rank=16,
+        q_lora_rank=32,
+        qk_rope_head_dim=8,
+        qk_nope_head_dim=16,
+        v_head_dim=16,
+    )
+    mlp = model.model.layers[0].mlp
+    assert type(mlp).__name__ == "DeepseekV3MoE" and mlp.shared_experts is not None
+    with torch.no_grad():  # a correction bias that changes which experts are chosen
+        mlp.gate.e_score_correction_bias.normal_(0.0, 0.1)
+    return _causal_lm(model)
+
+
+MOE_CASES = (
+    (
+        "qwen3_moe",
+        "Qwen3-MoE: softmax router, normalised top-2 of 8 experts, qk-norm, "
+        "grouped-query attention",
+        qwen3_moe,
+    ),
+    (
+        "mixtral",
+        "Mixtral: softmax over the top-2 of 4 experts, grouped-query attention",
+        mixtral,
+    ),
+    (
+        "deepseek_v3",
+        "DeepSeek-V3: sigmoid router with a score-correction bias, group-limited "
+        "top-2 (2 of 4 groups: scatter of the chosen groups), routed scaling, a "
+        "shared expert, multi-head latent attention with interleaved RoPE",
+        deepseek_v3,
+    ),
+)
+for _name, _description, _factory in MOE_CASES:
+    register(ModelCase(_name, _description, _factory, tokens(256)))
+
+
 # ---- encoders and encoder-decoders -----------------------------------------------------
 
 
