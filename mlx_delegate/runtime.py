@@ -21,8 +21,8 @@ process-wide override of `set_device()`, the environment variable
 `MLX_DELEGATE_DEVICE`, the compile spec `device`, else the first GPU when a GPU
 backend loads and the CPU otherwise. Values: `cpu`, `gpu`, `cpu:N`, `gpu:N`,
 `auto` (no preference), or for a model split with `parallel.split_mlps` a
-device group, `gpu:0,gpu:1`. `MLX_DELEGATE_LOG=1` logs each program's device choice
-and per-call timings.
+device group, `gpu:0,gpu:1`. `MLX_DELEGATE_LOG=info` logs each program's device
+choice and per-call timings (the levels: runtime_cpp/README.md, "Logging").
 """
 
 from __future__ import annotations

@@ -36,7 +36,8 @@ endif()
 target_compile_definitions(mlxd_delegate_objects PRIVATE
   MLXD_DELEGATE_VERIFY_FLATBUFFER=${MLXD_DELEGATE_VERIFY_FLATBUFFER})
 target_compile_options(mlxd_delegate_objects PRIVATE ${MLXD_WARNINGS})
-target_link_libraries(mlxd_delegate_objects PUBLIC mlxd_interface executorch::runtime)
+target_link_libraries(mlxd_delegate_objects PUBLIC mlxd_interface executorch::runtime
+  PRIVATE mlxd_log)
 set_target_properties(mlxd_delegate_objects PROPERTIES
   CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 

@@ -28,7 +28,7 @@ configuration (an exception while exporting, lowering or running) splits the
 batch in halves, each retried as a batch, down to configurations alone.
 
 `MLXD_OP_BATCH` sets the largest batch (`1`: every configuration alone);
-`ET_MLX_DEBUG=1` logs what each batch did."""
+`MLX_DELEGATE_LOG=debug` logs what each batch did."""
 
 from __future__ import annotations
 

@@ -1,25 +1,22 @@
-// The delegate's opt-in progress log: MLX_DELEGATE_LOG=1 adds device choices and timings to ET_LOG.
+// The delegate's log: ExecuTorch's ET_LOG, filtered by MLX_DELEGATE_LOG as the
+// host and the plugins are (mlxd_log.h, whose functions the host library
+// provides). MLXD_LOG(info, ...) shows at info and debug, MLXD_LOG(error, ...)
+// at every level but off. ExecuTorch has no warning severity: a warning goes
+// out as Info.
 #pragma once
 
 #include <executorch/runtime/platform/log.h>
 
-#include <cstdlib>
-#include <cstring>
+#include "mlxd_log.h"
 
-namespace mlxd::delegate {
+#define MLXD_ET_SEVERITY_debug Debug
+#define MLXD_ET_SEVERITY_info Info
+#define MLXD_ET_SEVERITY_warning Info
+#define MLXD_ET_SEVERITY_error Error
 
-// Errors are always logged; this switches on the informational messages.
-inline bool verbose() {
-  static const bool on = [] {
-    const char* v = std::getenv("MLX_DELEGATE_LOG");
-    return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
-  }();
-  return on;
-}
-
-}  // namespace mlxd::delegate
-
-#define MLXD_VLOG(...)                                          \
-  do {                                                          \
-    if (::mlxd::delegate::verbose()) ET_LOG(Info, __VA_ARGS__); \
+#define MLXD_LOG(level, ...)                               \
+  do {                                                     \
+    if (::mlxd::log::enabled(::mlxd::log::Level::level)) { \
+      ET_LOG(MLXD_ET_SEVERITY_##level, __VA_ARGS__);       \
+    }                                                      \
   } while (0)

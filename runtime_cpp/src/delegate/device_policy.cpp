@@ -23,12 +23,12 @@ bool no_preference(const std::string& s) { return s.empty() || s == "auto"; }
 void log_why_no_backend_loaded(BackendRegistry& registry) {
   std::string paths;
   for (const auto& p : registry.search_paths()) paths += (paths.empty() ? "" : ":") + p;
-  ET_LOG(Error, "MLXDelegateBackend: no MLX backend plugin loaded (search paths: %s)",
-         paths.empty() ? "<none>" : paths.c_str());
+  MLXD_LOG(error, "MLXDelegateBackend: no MLX backend plugin loaded (search paths: %s)",
+           paths.empty() ? "<none>" : paths.c_str());
   for (const auto& c : registry.report()) {
     if (!c.loaded) {
-      ET_LOG(Error, "MLXDelegateBackend:   %s: %s: %s", c.path.c_str(), reason_name(c.reason),
-             c.message.c_str());
+      MLXD_LOG(error, "MLXDelegateBackend:   %s: %s: %s", c.path.c_str(), reason_name(c.reason),
+               c.message.c_str());
     }
   }
 }
@@ -93,16 +93,16 @@ std::optional<LoadedBackend> find_owner_or_fallback(const DeviceChoice& choice, 
   bool gpu_loaded = BackendRegistry::instance().is_available(DeviceType::gpu);
   std::string asked = to_string(p->devices);
   if (choice.strict || !gpus_only || gpu_loaded) {
-    ET_LOG(Error, "MLXDelegateBackend: device %s (from %s): %s", asked.c_str(),
-           choice.source.c_str(), why.c_str());
+    MLXD_LOG(error, "MLXDelegateBackend: device %s (from %s): %s", asked.c_str(),
+             choice.source.c_str(), why.c_str());
     return std::nullopt;
   }
   // A group keeps its size: each of its parts runs on the CPU.
   p->devices.assign(p->devices.size(), Device{DeviceType::cpu, 0});
-  ET_LOG(Info, "MLXDelegateBackend: device %s (from %s) unavailable (%s); using %s", asked.c_str(),
-         choice.source.c_str(), why.c_str(), to_string(p->devices).c_str());
+  MLXD_LOG(warning, "MLXDelegateBackend: device %s (from %s) unavailable (%s); using %s",
+           asked.c_str(), choice.source.c_str(), why.c_str(), to_string(p->devices).c_str());
   owner = find_owner(p->devices, &p->local_indices, &why);
-  if (!owner) ET_LOG(Error, "MLXDelegateBackend: %s", why.c_str());
+  if (!owner) MLXD_LOG(error, "MLXDelegateBackend: %s", why.c_str());
   return owner;
 }
 
@@ -118,9 +118,9 @@ bool ensure_backends_loaded() {
     tried = true;
     try {
       int n = registry.load_all();
-      MLXD_VLOG("MLXDelegateBackend: loaded %d backend plugin(s)", n);
+      MLXD_LOG(info, "MLXDelegateBackend: loaded %d backend plugin(s)", n);
     } catch (const std::exception& e) {
-      ET_LOG(Error, "MLXDelegateBackend: loading backend plugins failed: %s", e.what());
+      MLXD_LOG(error, "MLXDelegateBackend: loading backend plugins failed: %s", e.what());
     }
     if (registry.backends().empty()) log_why_no_backend_loaded(registry);
   }
@@ -135,8 +135,8 @@ et::Error place_program(et::BackendInitContext& context,
     placement->devices =
         no_preference(choice.spec) ? default_devices() : parse_device_group(choice.spec);
   } catch (const std::exception& e) {
-    ET_LOG(Error, "MLXDelegateBackend: bad device '%s' (from %s): %s", choice.spec.c_str(),
-           choice.source.c_str(), e.what());
+    MLXD_LOG(error, "MLXDelegateBackend: bad device '%s' (from %s): %s", choice.spec.c_str(),
+             choice.source.c_str(), e.what());
     return et::Error::InvalidArgument;
   }
   std::optional<LoadedBackend> owner = find_owner_or_fallback(choice, placement);

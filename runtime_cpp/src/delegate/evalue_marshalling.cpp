@@ -2,10 +2,9 @@
 #include "evalue_marshalling.h"
 
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
-#include <executorch/runtime/platform/log.h>
-
 #include <cstring>
 
+#include "delegate_log.h"
 #include "dtype_map.h"
 
 namespace et = executorch::runtime;
@@ -80,10 +79,10 @@ bool fit_output(executorch::aten::Tensor t, DType dtype, const std::vector<int64
 // Logs why an argument cannot go to the plugin: it is missing, or neither a tensor nor a scalar.
 et::Error unsupported_argument(const char* role, size_t index, const et::EValue* v) {
   if (v == nullptr) {
-    ET_LOG(Error, "MLXDelegateBackend: %s %zu is NULL", role, index);
+    MLXD_LOG(error, "MLXDelegateBackend: %s %zu is NULL", role, index);
   } else {
-    ET_LOG(Error, "MLXDelegateBackend: %s %zu is a %s; expected a tensor or a scalar", role, index,
-           tag_name(*v));
+    MLXD_LOG(error, "MLXDelegateBackend: %s %zu is a %s; expected a tensor or a scalar", role,
+             index, tag_name(*v));
   }
   return et::Error::InvalidArgument;
 }
@@ -91,8 +90,8 @@ et::Error unsupported_argument(const char* role, size_t index, const et::EValue*
 // The tensor's DType; false (logged) for an element type the IR has none for.
 bool ir_dtype_of(const char* role, size_t index, const executorch::aten::Tensor& t, DType* dtype) {
   if (to_ir_dtype(t.scalar_type(), dtype)) return true;
-  ET_LOG(Error, "MLXDelegateBackend: %s %zu has unsupported dtype %d", role, index,
-         static_cast<int>(t.scalar_type()));
+  MLXD_LOG(error, "MLXDelegateBackend: %s %zu has unsupported dtype %d", role, index,
+           static_cast<int>(t.scalar_type()));
   return false;
 }
 
@@ -146,7 +145,7 @@ et::Error EValueMarshaller::bind_input(size_t i, const et::EValue* v) {
     const auto& t = v->toTensor();
     if (!ir_dtype_of("input", i, t, &view.dtype)) return et::Error::InvalidArgument;
     if (!default_dim_order(t)) {
-      ET_LOG(Error, "MLXDelegateBackend: input %zu is not in contiguous (default) dim order", i);
+      MLXD_LOG(error, "MLXDelegateBackend: input %zu is not in contiguous (default) dim order", i);
       return et::Error::InvalidArgument;
     }
     for (auto s : t.sizes()) view.shape.push_back(static_cast<int64_t>(s));
@@ -215,7 +214,7 @@ void* EValueMarshaller::prepare_output(size_t j, DType dtype, const std::vector<
 void EValueMarshaller::log_output_errors() const {
   for (size_t j = 0; j < num_outputs_; ++j) {
     if (!output_errors_[j].empty()) {
-      ET_LOG(Error, "MLXDelegateBackend:   output %zu: %s", j, output_errors_[j].c_str());
+      MLXD_LOG(error, "MLXDelegateBackend:   output %zu: %s", j, output_errors_[j].c_str());
     }
   }
 }
@@ -236,16 +235,16 @@ et::Error EValueMarshaller::collect_output(size_t j, et::EValue* v) {
     // data pointer staying the same.
     std::string why;
     if (!fit_output(v->toTensor(), out.dtype, out.shape, out.nbytes, &why)) {
-      ET_LOG(Error, "MLXDelegateBackend: output %zu: %s", j, why.c_str());
+      MLXD_LOG(error, "MLXDelegateBackend: output %zu: %s", j, why.c_str());
       return et::Error::InvalidState;
     }
     return et::Error::Ok;
   }
   if (!out.shape.empty() || out.nbytes == 0 || out.nbytes > 8) {
-    ET_LOG(Error,
-           "MLXDelegateBackend: output %zu is a scalar, the backend produced a tensor "
-           "of shape %s",
-           j, shape_string(out.shape).c_str());
+    MLXD_LOG(error,
+             "MLXDelegateBackend: output %zu is a scalar, the backend produced a tensor "
+             "of shape %s",
+             j, shape_string(out.shape).c_str());
     return et::Error::InvalidState;
   }
   const uint8_t* cell = scalar_out_[j].data();
@@ -266,8 +265,8 @@ et::Error EValueMarshaller::collect_output(size_t j, et::EValue* v) {
       *v = et::EValue(cell[0] != 0);
       return et::Error::Ok;
     default:
-      ET_LOG(Error, "MLXDelegateBackend: output %zu: scalar of dtype %s not supported", j,
-             dtype_name(out.dtype));
+      MLXD_LOG(error, "MLXDelegateBackend: output %zu: scalar of dtype %s not supported", j,
+               dtype_name(out.dtype));
       return et::Error::InvalidState;
   }
 }

@@ -4,8 +4,8 @@
 // (device_policy.h) and has the plugin load it; execute converts the
 // arguments (evalue_marshalling.h) and runs the program. Links no MLX.
 //
-// Logging: errors always go through ET_LOG; MLX_DELEGATE_LOG=1 also logs each
-// program's device choice, constants and per-execute timing.
+// Logging (delegate_log.h): errors at `error`; MLX_DELEGATE_LOG=info also logs
+// each program's device choice, constants and per-execute timing.
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/evalue.h>
@@ -63,16 +63,16 @@ ConstantResolver constant_resolver(MlxDelegateProgram* h, const et::NamedDataMap
     auto it = h->constant_index.find(name);
     if (it == h->constant_index.end()) {
       if (named == nullptr) {
-        ET_LOG(Error,
-               "MLXDelegateBackend: constant '%s' requested but the program has no "
-               "named data map",
-               name.c_str());
+        MLXD_LOG(error,
+                 "MLXDelegateBackend: constant '%s' requested but the program has no "
+                 "named data map",
+                 name.c_str());
         return false;
       }
       auto data = named->get_data(std::string_view(name));
       if (!data.ok()) {
-        ET_LOG(Error, "MLXDelegateBackend: constant '%s' not in the named data map (error 0x%x)",
-               name.c_str(), static_cast<unsigned>(data.error()));
+        MLXD_LOG(error, "MLXDelegateBackend: constant '%s' not in the named data map (error 0x%x)",
+                 name.c_str(), static_cast<unsigned>(data.error()));
         return false;
       }
       h->constants.push_back(std::move(data.get()));
@@ -94,16 +94,16 @@ et::Error load_program(MlxDelegateProgram& h, const et::FreeableBuffer& payload,
         p.backend->load_program(p.local_indices, static_cast<const uint8_t*>(payload.data()),
                                 payload.size(), constant_resolver(&h, named));
   } catch (const std::exception& e) {
-    ET_LOG(Error, "MLXDelegateBackend: backend '%s' rejected the program on %s: %s",
-           p.backend_name.c_str(), to_string(p.devices).c_str(), e.what());
+    MLXD_LOG(error, "MLXDelegateBackend: backend '%s' rejected the program on %s: %s",
+             p.backend_name.c_str(), to_string(p.devices).c_str(), e.what());
     return et::Error::InvalidProgram;
   } catch (...) {
-    ET_LOG(Error, "MLXDelegateBackend: backend '%s' failed to load the program (unknown error)",
-           p.backend_name.c_str());
+    MLXD_LOG(error, "MLXDelegateBackend: backend '%s' failed to load the program (unknown error)",
+             p.backend_name.c_str());
     return et::Error::InvalidProgram;
   }
   if (!h.program) {
-    ET_LOG(Error, "MLXDelegateBackend: backend '%s' returned no program", p.backend_name.c_str());
+    MLXD_LOG(error, "MLXDelegateBackend: backend '%s' returned no program", p.backend_name.c_str());
     return et::Error::InvalidProgram;
   }
   return et::Error::Ok;
@@ -115,13 +115,13 @@ et::Error run_on_backend(MlxDelegateProgram& h) {
   try {
     p.backend->execute(*h.program, h.marshaller.inputs(), h.marshaller.outputs());
   } catch (const std::exception& e) {
-    ET_LOG(Error, "MLXDelegateBackend: execution on %s (backend %s) failed: %s",
-           to_string(p.devices).c_str(), p.backend_name.c_str(), e.what());
+    MLXD_LOG(error, "MLXDelegateBackend: execution on %s (backend %s) failed: %s",
+             to_string(p.devices).c_str(), p.backend_name.c_str(), e.what());
     h.marshaller.log_output_errors();
     return et::Error::Internal;
   } catch (...) {
-    ET_LOG(Error, "MLXDelegateBackend: execution on %s (backend %s) failed (unknown error)",
-           to_string(p.devices).c_str(), p.backend_name.c_str());
+    MLXD_LOG(error, "MLXDelegateBackend: execution on %s (backend %s) failed (unknown error)",
+             to_string(p.devices).c_str(), p.backend_name.c_str());
     return et::Error::Internal;
   }
   return et::Error::Ok;
@@ -135,13 +135,13 @@ class MlxDelegateBackend final : public et::BackendInterface {
                                        et::FreeableBuffer* processed,
                                        et::ArrayRef<et::CompileSpec> compile_specs) const override {
     if (processed == nullptr) {
-      ET_LOG(Error, "MLXDelegateBackend: no payload");
+      MLXD_LOG(error, "MLXDelegateBackend: no payload");
       return et::Error::InvalidProgram;
     }
     std::string why;
     if (!check_payload(processed->data(), processed->size(), nullptr, &why)) {
-      ET_LOG(Error, "MLXDelegateBackend: rejected payload (%zu bytes): %s", processed->size(),
-             why.c_str());
+      MLXD_LOG(error, "MLXDelegateBackend: rejected payload (%zu bytes): %s", processed->size(),
+               why.c_str());
       return et::Error::InvalidProgram;
     }
     if (!ensure_backends_loaded()) return et::Error::NotFound;
@@ -156,13 +156,13 @@ class MlxDelegateBackend final : public et::BackendInterface {
     // The plugin keeps what it needs; the payload is no longer used.
     processed->Free();
     const Placement& p = handle->placement;
-    MLXD_VLOG(
-        "MLXDelegateBackend: method '%s' on %s (backend %s, local device %d, device from "
-        "%s): %zu inputs, %zu outputs, %zu named constants, loaded in %.2f ms",
-        context.get_method_name() ? context.get_method_name() : "?", to_string(p.devices).c_str(),
-        p.backend_name.c_str(), p.local_indices.front(), p.source.c_str(),
-        handle->marshaller.num_inputs(), handle->marshaller.num_outputs(), handle->constants.size(),
-        milliseconds_since(start));
+    MLXD_LOG(info,
+             "MLXDelegateBackend: method '%s' on %s (backend %s, local device %d, device from "
+             "%s): %zu inputs, %zu outputs, %zu named constants, loaded in %.2f ms",
+             context.get_method_name() ? context.get_method_name() : "?",
+             to_string(p.devices).c_str(), p.backend_name.c_str(), p.local_indices.front(),
+             p.source.c_str(), handle->marshaller.num_inputs(), handle->marshaller.num_outputs(),
+             handle->constants.size(), milliseconds_since(start));
     return static_cast<et::DelegateHandle*>(handle.release());
   }
 
@@ -172,8 +172,8 @@ class MlxDelegateBackend final : public et::BackendInterface {
     auto& h = *static_cast<MlxDelegateProgram*>(raw);
     std::lock_guard<std::mutex> lock(h.mu);
     if (args.size() != h.marshaller.num_inputs() + h.marshaller.num_outputs()) {
-      ET_LOG(Error, "MLXDelegateBackend: %zu arguments, expected %zu inputs + %zu outputs",
-             args.size(), h.marshaller.num_inputs(), h.marshaller.num_outputs());
+      MLXD_LOG(error, "MLXDelegateBackend: %zu arguments, expected %zu inputs + %zu outputs",
+               args.size(), h.marshaller.num_inputs(), h.marshaller.num_outputs());
       return et::Error::InvalidArgument;
     }
     auto start = std::chrono::steady_clock::now();
@@ -181,8 +181,8 @@ class MlxDelegateBackend final : public et::BackendInterface {
     if (err == et::Error::Ok) err = run_on_backend(h);
     if (err == et::Error::Ok) err = h.marshaller.collect_outputs(args);
     if (err != et::Error::Ok) return err;
-    MLXD_VLOG("MLXDelegateBackend: execute on %s: %.3f ms", to_string(h.placement.devices).c_str(),
-              milliseconds_since(start));
+    MLXD_LOG(info, "MLXDelegateBackend: execute on %s: %.3f ms",
+             to_string(h.placement.devices).c_str(), milliseconds_since(start));
     return et::Error::Ok;
   }
 
@@ -194,18 +194,18 @@ class MlxDelegateBackend final : public et::BackendInterface {
                        const et::Span<et::BackendOption>& options) override {
     for (const auto& opt : options) {
       if (std::strcmp(opt.key, "device") != 0) {
-        ET_LOG(Error, "MLXDelegateBackend: unknown option '%s' (known: device)", opt.key);
+        MLXD_LOG(error, "MLXDelegateBackend: unknown option '%s' (known: device)", opt.key);
         return et::Error::InvalidArgument;
       }
       const auto* text = std::get_if<std::array<char, et::kMaxOptionValueLength>>(&opt.value);
       if (text == nullptr) {
-        ET_LOG(Error, "MLXDelegateBackend: option 'device' takes a string");
+        MLXD_LOG(error, "MLXDelegateBackend: option 'device' takes a string");
         return et::Error::InvalidArgument;
       }
       std::string value(text->data());
       std::string error;
       if (!set_device_override(value, &error)) {
-        ET_LOG(Error, "MLXDelegateBackend: bad device '%s': %s", value.c_str(), error.c_str());
+        MLXD_LOG(error, "MLXDelegateBackend: bad device '%s': %s", value.c_str(), error.c_str());
         return et::Error::InvalidArgument;
       }
     }

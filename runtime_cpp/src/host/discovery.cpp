@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "host_log.h"
+#include "mlxd_log.h"
 #include "registry_internal.h"
 
 #ifndef MLXD_BACKEND_DIR

@@ -1,6 +1,6 @@
 // The registry singleton, its report of every plugin candidate it considered, and the
 // registration of a created backend (the same whether its plugin was dlopened or linked in).
-#include "host_log.h"
+#include "mlxd_log.h"
 #include "registry_internal.h"
 
 namespace mlxd {

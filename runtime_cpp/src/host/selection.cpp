@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "host_log.h"
+#include "mlxd_log.h"
 #include "registry_internal.h"
 
 namespace mlxd {

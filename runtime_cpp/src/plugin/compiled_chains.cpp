@@ -5,7 +5,7 @@
 #include <cstring>
 #include <set>
 
-#include "../host/host_log.h"
+#include "mlxd_log.h"
 
 namespace mx = mlx::core;
 

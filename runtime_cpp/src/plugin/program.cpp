@@ -11,7 +11,7 @@
 #include <tuple>
 #include <variant>
 
-#include "../host/host_log.h"
+#include "mlxd_log.h"
 #include "compiled_chains.h"
 #include "mlx_backend.h"
 #include "mlx_delegate/execution_state.h"
