@@ -5,11 +5,21 @@
 
 `import mlx_delegate` imports neither torch nor executorch (seconds each): the names below are
 imported from their modules on first use, so `python -m mlx_delegate --help` answers at once.
+Import us before ExecuTorch: the import installs the filters that keep torchao's and torch's
+noise out of your output (mlx_delegate/_quiet.py).
 """
 
 from __future__ import annotations
 
 import importlib
+
+from . import _quiet
+
+# Every import of ours (`import mlx_delegate.runtime`, `from mlx_delegate import
+# MLXPartitioner`) runs this before the torch, torchao and ExecuTorch imports it leads
+# to, in a user's script as in our commands: the third-party lines that tell our users
+# nothing are dropped from then on, and nothing else (_quiet.py).
+_quiet.install()
 
 # public name -> the module that defines it
 _LAZY = {"MLXPartitioner": "mlx_delegate.partitioner"}

@@ -1,14 +1,17 @@
-"""Keeps known third-party noise out of our commands' output.
+"""Keeps known third-party noise out of our users' output.
 
-Our commands (`python -m mlx_delegate ...`, `make demo`) print only our lines. The libraries
-they import print a few lines of their own that tell our users nothing: torchao failing to
-load its CUDA kernels into a CPU-only torch, torch deprecating what torchao and torch.export
-do internally. Each such line is dropped where it is emitted, by its logger and message (a
-`logging.Filter` on that logger) or by its category and message (a `warnings` filter);
-everything else those libraries say still shows.
+Our commands (`python -m mlx_delegate ...`, `make demo`) and a user's script that imports us
+(`import mlx_delegate.runtime`, `from mlx_delegate import MLXPartitioner`) print only their
+own lines. The libraries we lead to print a few lines of their own that tell our users
+nothing: torchao failing to load its CUDA kernels into a CPU-only torch, torch deprecating
+what torchao and torch.export do internally. Each such line is dropped where it is emitted,
+by its logger and message (a `logging.Filter` on that logger) or by its category and message
+(a `warnings` filter); everything else those libraries say still shows.
 
-Every entry point's `main()` calls `install()` first, and entry modules import nothing heavy
-at module level: the torchao and pytree lines are printed while torchao is being imported.
+The package's `__init__` calls `install()`, so any import of ours installs the filters before
+the torchao import (through ExecuTorch) prints its lines; a script that imports ExecuTorch
+before us sees them. The entry points' `main()` and their worker processes call it again,
+which changes nothing.
 """
 
 from __future__ import annotations
