@@ -55,8 +55,12 @@ std::string own_dir() {
 }
 
 #if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS
-// The OpenBLAS library the implementation is linked against; overridable
-// (e.g. to a missing file, to exercise the fallback).
+// The OpenBLAS library the implementation is linked against. MLXD_OPENBLAS_LIB
+// is its bare name, so dlopen searches this front's RUNPATH, which CMake sets
+// to the implementation's (relative to the installed plugin in the wheel): the
+// score then holds for the library the implementation will really load, on
+// this machine, not on the build machine. Overridable (e.g. to a missing file,
+// to exercise the fallback).
 const char* openblas_path() {
   const char* env = std::getenv("MLX_DELEGATE_OPENBLAS_LIB");
   return env != nullptr ? env : MLXD_OPENBLAS_LIB;
