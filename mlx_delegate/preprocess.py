@@ -12,6 +12,7 @@ from torch.export import ExportedProgram
 
 from ._logging import debug
 from .builder import ProgramBuilder
+from .builder.deferred import DeferredConstant, active_session
 from .ops import default_registry
 from .passes.lowered import DEFAULT_PASSES
 from .passes.reinplace import reinplace
@@ -34,15 +35,21 @@ class MLXDelegateBackend(BackendDetails):
         built.graph.compile_chains = _compile_chains(compile_specs)
         _check_device_group(built.graph, compile_specs)
         payload = serialize(built.graph)
-        store = NamedDataStore()
+        store, session = NamedDataStore(), active_session()
         for key, data in built.constants.items():
-            store.add_named_data(key, data, alignment=CONSTANT_ALIGNMENT)
+            if isinstance(data, DeferredConstant):  # written by the export, after this
+                session.keep(key, data)
+            else:
+                store.add_named_data(key, data, alignment=CONSTANT_ALIGNMENT)
         debug(
             "payload: %d bytes, %d instructions, %d constants (%d bytes)",
             len(payload),
             len(built.graph.instruction_chains[0].instructions),
             len(built.constants),
-            sum(len(d) for d in built.constants.values()),
+            sum(
+                d.nbytes if isinstance(d, DeferredConstant) else len(d)
+                for d in built.constants.values()
+            ),
         )
         return PreprocessResult(
             processed_bytes=payload,

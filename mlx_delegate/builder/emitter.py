@@ -10,11 +10,13 @@ from typing import Any, Iterator, Optional, Sequence
 
 import torch
 from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind
 from torch.fx import Node
 
 from ..ir import schema as ir
+from .deferred import DeferredConstant, active_session
 from .registry import HandlerRegistry
-from .signature import constant_of
+from .signature import constant_value, input_spec
 from .slots import (
     SlotKind,
     TensorSlot,
@@ -36,7 +38,8 @@ class LoweredProgram:
     value_slots: list[ValueSlot] = field(default_factory=list)
     inputs: list = field(default_factory=list)  # TensorSlot | ValueSlot, in input order
     outputs: list[TensorSlot] = field(default_factory=list)
-    constants: dict[str, bytes] = field(default_factory=dict)  # named-data key -> bytes
+    # named-data key -> bytes, or a DeferredConstant in an export session
+    constants: dict[str, Any] = field(default_factory=dict)
     # result -> operand whose storage it may take: the result of an in-place
     # op. The finaliser gives both one slot when the operand dies there.
     reuses: dict[TensorSlot, TensorSlot] = field(default_factory=dict)
@@ -57,6 +60,8 @@ class Emitter:
         self.program = program
         self.registry = registry
         self.dry_run = dry_run  # the partitioner's program holds fake tensors
+        # Set while an export writes its constants to an external data file.
+        self.session = active_session()
         self.lowered = LoweredProgram()
         self._slots: dict[Node, Any] = {}
         self._chain: Optional[list] = None  # where emit() appends; None: the main chain
@@ -124,7 +129,18 @@ class Emitter:
         None if `node` is none, or in a dry run."""
         if self.dry_run or node.op != "placeholder":
             return None
-        return constant_of(self.program, node.name)
+        spec = input_spec(self.program, node.name)
+        if spec is None or spec.kind == InputKind.USER_INPUT:
+            return None
+        return self.real(spec.target, constant_value(self.program, spec))
+
+    def real(self, target: str, value: torch.Tensor) -> torch.Tensor:
+        """`value`, or the real tensor a meta tensor of the program stands for."""
+        if not value.is_meta:
+            return value
+        if self.session is None:
+            raise Unsupported(f"{target} holds no data (a meta tensor) outside an export session")
+        return self.session.real(target, value)
 
     def add_constant(self, tensor: torch.Tensor) -> str:
         """Named by content, so equal constants are stored once."""
@@ -133,19 +149,26 @@ class Emitter:
         self.lowered.constants.setdefault(key, raw)
         return key
 
+    def store(self, make, dtype: torch.dtype, shape: tuple) -> str:
+        """The named-data key of the constant `make()`: made now and named by its
+        content, or, in an export session, made when the session writes it."""
+        constant = DeferredConstant(make, dtype, tuple(shape))
+        if self.session is not None:
+            key = self.session.new_key()
+            self.lowered.constants[key] = constant
+            return key
+        try:
+            return self.add_constant(constant.tensor())
+        except ValueError as e:
+            raise Unsupported(f"computed {e}") from None
+
     def computed_constant(self, make, dtype: torch.dtype, shape: tuple) -> TensorSlot:
         """A constant slot holding `make()`, a tensor computed at compile time from
         constants (e.g. a convolution's weights with a batch norm folded in).
         A dry run only declares the slot."""
         slot = self.new_tensor(SlotKind.CONSTANT, dtype, tuple(shape))
         if not self.dry_run:
-            tensor = make()
-            if tensor.dtype != dtype or tuple(tensor.shape) != tuple(shape):
-                raise Unsupported(
-                    f"computed constant is {tensor.dtype}{tuple(tensor.shape)}, "
-                    f"declared {dtype}{tuple(shape)}"
-                )
-            slot.name = self.add_constant(tensor)
+            slot.name = self.store(make, dtype, shape)
         return slot
 
     # ---- IR --------------------------------------------------------------

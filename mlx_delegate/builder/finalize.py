@@ -54,7 +54,8 @@ def finalize(lowered: LoweredProgram):
         named_slots=[
             ir.NamedSlot(name=s.name, slot=fresh(s))
             for s in fixed
-            if s.kind in (SlotKind.CONSTANT, SlotKind.MUTABLE_BUFFER)
+            # an unnamed mutable buffer starts as zeros, made by the runtime
+            if s.kind in (SlotKind.CONSTANT, SlotKind.MUTABLE_BUFFER) and s.name is not None
         ],
         tensor_meta=[_meta(s) for s in fixed] + [ir.TensorMeta() for _ in range(num_temps)],
     )

@@ -73,8 +73,13 @@ def check_graph_dtype(dtype: torch.dtype) -> None:
 
 
 def tensor_bytes(tensor: torch.Tensor) -> bytes:
+    return tensor_bytes_view(tensor).tobytes()
+
+
+def tensor_bytes_view(tensor: torch.Tensor):
+    """The tensor's bytes as a numpy uint8 array, without a copy when it is contiguous."""
     data = tensor.detach().contiguous().cpu()
-    return data.reshape(-1).view(torch.uint8).numpy().tobytes() if data.numel() else b""
+    return data.reshape(-1).view(torch.uint8).numpy() if data.numel() else b""
 
 
 # ---- slots inside IR nodes ---------------------------------------------------

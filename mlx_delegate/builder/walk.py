@@ -26,7 +26,7 @@ from .slots import SlotKind, TensorSlot, Unsupported
 @dataclass(frozen=True)
 class BuiltProgram:
     graph: Any  # ir.MLXGraph; None in a dry run
-    constants: dict[str, bytes]  # named-data key -> the tensor's bytes
+    constants: dict[str, Any]  # named-data key -> the tensor's bytes, or a DeferredConstant
     support: dict[str, Optional[str]]  # node name -> None if lowered, else why not
     lowered: Optional[LoweredProgram] = None  # what the finaliser numbered
 
@@ -116,12 +116,15 @@ class ProgramBuilder:
                 slot = e.new_value()
             e.lowered.inputs.append(slot)
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
-            tensor = constant_value(self.program, spec)
+            tensor = constant_value(self.program, spec)  # a meta tensor in a streamed export
             mutable = spec.kind == InputKind.BUFFER and spec.target in mutated_buffers(self.program)
             kind = SlotKind.MUTABLE_BUFFER if mutable else SlotKind.CONSTANT
             slot = e.new_tensor(kind, tensor.dtype, tuple(tensor.shape))
-            if not self.dry_run:  # the partitioner's program holds fake tensors
-                slot.name = e.add_constant(tensor)  # a mutable buffer's initial value
+            # The partitioner's program holds fake tensors. A mutable buffer that starts
+            # as zeros (a KV cache) stays unnamed: the runtime makes its zeros.
+            if not self.dry_run and not (mutable and not e.real(spec.target, tensor).any()):
+                target = spec.target
+                slot.name = e.store(lambda: e.real(target, tensor), tensor.dtype, tensor.shape)
             if mutable:
                 self._buffers[spec.target] = slot
         else:

@@ -65,11 +65,7 @@ def _export(args) -> int:
         max_seq_len=args.max_seq_len,
         split_mlps=args.split_mlps,
     )
-    print(
-        f"{result.path}: {result.size:,} bytes, {result.parameters:,} parameters, "
-        f"{result.delegates} MLX delegate(s)"
-        + (f", outside: {', '.join(result.ops_outside)}" if result.ops_outside else "")
-    )
+    print(result.report())
     return 0
 
 

@@ -1,70 +1,216 @@
-"""Load a local Hugging Face checkpoint (config.json + safetensors) into our
-`DecoderLM`: each family's tensor names are mapped to ours, fused projections
-split, GPT-2's Conv1D weights transposed and gemma's `1 + w` norms folded."""
+"""Load a local Hugging Face checkpoint (config.json + safetensors, one file or
+shards listed in `model.safetensors.index.json`) into our `DecoderLM`: each
+family's tensor names are mapped to ours, fused projections split, GPT-2's
+Conv1D weights transposed and gemma's `1 + w` norms folded.
+
+Nothing is read until it is needed: the converters yield each of our tensors as
+a function that reads and converts it (`Load`). `load()` builds the eager model
+from them one tensor at a time; a streamed export (`export.py`) calls them while
+it writes the data file, and never holds the whole model."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+from collections import OrderedDict
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Optional
 
 import torch
 
 from .config import DecoderConfig, UnsupportedCheckpoint, from_hf, load_hf_config, rope_frequencies
 from .model import DecoderLM
 
-Tensors = dict[str, torch.Tensor]
+Load = Callable[[], torch.Tensor]
+INDEX = "model.safetensors.index.json"
 
 
-def load(directory: Path, max_seq_len: int, dtype: torch.dtype = torch.float32) -> DecoderLM:
+class Checkpoint:
+    """The tensors of a checkpoint's safetensors files by name, read one at a
+    time (the last few read are kept: fused projections are read once per part)."""
+
+    def __init__(self, directory: Path):
+        from safetensors import safe_open
+
+        self.directory = Path(directory)
+        self._files = {}
+        for file in _safetensors_files(self.directory):
+            try:
+                self._files[file] = safe_open(str(file), framework="pt")
+            except Exception as e:  # safetensors raises its own error types
+                raise UnsupportedCheckpoint(f"{file}: not a readable safetensors file ({e})")
+        self._where = {name: f for f, h in self._files.items() for name in h.keys()}
+        self._recent: OrderedDict[str, torch.Tensor] = OrderedDict()
+        self._shapes_only = False
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._where
+
+    def names(self) -> list[str]:
+        return list(self._where)
+
+    def __getitem__(self, name: str) -> torch.Tensor:
+        if name not in self._where:
+            raise UnsupportedCheckpoint(f"{self.directory}: no tensor {name!r}")
+        if self._shapes_only:
+            stored = self._files[self._where[name]].get_slice(name)
+            dtype = _SAFETENSORS_DTYPES.get(stored.get_dtype(), torch.uint8)
+            return torch.empty(stored.get_shape(), dtype=dtype, device="meta")
+        if name not in self._recent:
+            self._recent[name] = self._files[self._where[name]].get_tensor(name)
+            while len(self._recent) > 2:
+                self._recent.popitem(last=False)
+        return self._recent[name]
+
+    def load(self, name: str) -> Load:
+        return lambda: self[name]
+
+    @contextlib.contextmanager
+    def shapes_only(self) -> Iterator[None]:
+        """Inside the block, tensors are read from the headers alone: meta
+        tensors of the stored dtype and shape."""
+        self._shapes_only = True
+        try:
+            yield
+        finally:
+            self._shapes_only = False
+
+
+_SAFETENSORS_DTYPES = {
+    "F64": torch.float64,
+    "F32": torch.float32,
+    "F16": torch.float16,
+    "BF16": torch.bfloat16,
+    "I64": torch.int64,
+    "I32": torch.int32,
+    "I16": torch.int16,
+    "I8": torch.int8,
+    "U8": torch.uint8,
+    "BOOL": torch.bool,
+}
+
+
+def _safetensors_files(directory: Path) -> list[Path]:
+    index = directory / INDEX
+    if index.exists():
+        try:
+            weight_map = json.loads(index.read_text())["weight_map"]
+        except (ValueError, KeyError) as e:
+            raise UnsupportedCheckpoint(f"{index}: not a safetensors index ({e})") from None
+        files = sorted({directory / name for name in weight_map.values()})
+        missing = [f.name for f in files if not f.exists()]
+        if missing:
+            raise UnsupportedCheckpoint(
+                f"{directory}: {INDEX} lists {len(files)} shards, {len(missing)} missing: "
+                + ", ".join(missing)
+            )
+        return files
+    files = sorted(directory.glob("*.safetensors"))
+    if not files:
+        raise UnsupportedCheckpoint(f"{directory}: no *.safetensors file")
+    return files
+
+
+def build(directory: Path, max_seq_len: int, dtype: torch.dtype = torch.float32):
+    """(our model on the meta device, in `dtype`: its shapes without data;
+    our tensor name -> its `Load`, converted to `dtype`). Every tensor's shape is
+    checked against the model's before anything is read."""
     directory = Path(directory)
     hf = load_hf_config(directory)
     config = from_hf(hf)
     inv_freq, scaling = rope_frequencies(hf) if config.uses_rope else (None, 1.0)
-    model = DecoderLM(config, max_seq_len, inv_freq, scaling)
-    state = dict(_ours(config, _read_safetensors(directory)))
-    if config.tie_embeddings or "lm_head.weight" not in state:
-        state["lm_head.weight"] = state["embed.weight"]
-    missing, unexpected = model.load_state_dict(state, strict=False)
+    with torch.device("meta"):
+        meta_freq = None if inv_freq is None else inv_freq.to("meta")
+        model = DecoderLM(config, max_seq_len, meta_freq, scaling).to(dtype).eval()
+    checkpoint = Checkpoint(directory)
+    loads = dict(_ours(config, checkpoint))
+    if config.tie_embeddings or "lm_head.weight" not in loads:
+        loads["lm_head.weight"] = loads["embed.weight"]
+    _check_shapes(checkpoint, model, loads)
+    loads = {name: _converted(load, dtype) for name, load in loads.items()}
+    return model, loads, inv_freq
+
+
+def load(directory: Path, max_seq_len: int, dtype: torch.dtype = torch.float32) -> DecoderLM:
+    """The eager model, its weights read one tensor at a time."""
+    return materialize(*build(directory, max_seq_len, dtype))
+
+
+def materialize(
+    model: DecoderLM, loads: dict[str, Load], inv_freq: Optional[torch.Tensor]
+) -> DecoderLM:
+    """`model` of `build` with its data: the weights read, the caches zeros."""
+    model.load_state_dict({name: load() for name, load in loads.items()}, assign=True)
+    for name, buffer in list(model.named_buffers()):
+        module, _, leaf = name.rpartition(".")
+        model.get_submodule(module).register_buffer(
+            leaf, buffer_value(leaf, buffer, inv_freq), persistent=False
+        )
+    return model.eval()
+
+
+def buffer_value(leaf: str, like: torch.Tensor, inv_freq: Optional[torch.Tensor]) -> torch.Tensor:
+    """A buffer of our model (not in the checkpoint): the rope frequencies, or a
+    KV cache, which starts as zeros."""
+    if leaf == "inv_freq":
+        return inv_freq
+    if not leaf.endswith("_cache"):
+        raise UnsupportedCheckpoint(f"no value for the model's buffer {leaf!r}")
+    return torch.zeros(like.shape, dtype=like.dtype)
+
+
+def _converted(load: Load, dtype: torch.dtype) -> Load:
+    return lambda: load().to(dtype)
+
+
+def _check_shapes(checkpoint: Checkpoint, model: DecoderLM, loads: dict[str, Load]) -> None:
+    """Each converter run on shapes alone (meta tensors), against the model's."""
+    expected = {name: p.shape for name, p in model.named_parameters(remove_duplicate=False)}
+    missing, unexpected = sorted(set(expected) - set(loads)), sorted(set(loads) - set(expected))
     if missing or unexpected:
         raise UnsupportedCheckpoint(
-            f"{directory}: checkpoint does not match a {config.family} model "
-            f"(missing {sorted(missing)[:5]}, unexpected {sorted(unexpected)[:5]})"
+            f"{checkpoint.directory}: checkpoint does not match a {model.c.family} model "
+            f"(missing {missing[:5]}, unexpected {unexpected[:5]})"
         )
-    return model.to(dtype).eval()
+    with checkpoint.shapes_only():
+        for name, load in loads.items():
+            shape = load().shape
+            if shape != expected[name]:
+                raise UnsupportedCheckpoint(
+                    f"{checkpoint.directory}: tensor for {name} has shape {tuple(shape)}, "
+                    f"the config says {tuple(expected[name])}"
+                )
 
 
-def _read_safetensors(directory: Path) -> Tensors:
-    from safetensors.torch import load_file
-
-    files = sorted(directory.glob("*.safetensors"))
-    if not files:
-        raise UnsupportedCheckpoint(f"{directory}: no *.safetensors file")
-    tensors: Tensors = {}
-    for file in files:
-        tensors.update(load_file(str(file)))
-    return tensors
-
-
-def _ours(c: DecoderConfig, hf: Tensors) -> Iterator[tuple[str, torch.Tensor]]:
+def _ours(c: DecoderConfig, hf: Checkpoint) -> Iterator[tuple[str, Load]]:
     convert: Callable = {"gpt2": _gpt2, "gpt_neox": _gpt_neox, "phi3": _phi3}.get(
         c.family, _llama_like
     )
-    for name, tensor in convert(c, hf):
+    for name, load in convert(c, hf):
         if c.norm == "rms_plus_one" and name.endswith("norm.weight"):
-            tensor = 1.0 + tensor.float()
-        yield name, tensor
+            load = _plus_one(load)
+        yield name, load
 
 
-def _strip(hf: Tensors, prefix: str) -> Tensors:
-    return {k[len(prefix) :]: v for k, v in hf.items() if k.startswith(prefix)}
+def _plus_one(load: Load) -> Load:
+    return lambda: 1.0 + load().float()
 
 
-def _llama_like(c: DecoderConfig, hf: Tensors):
-    """llama, mistral, qwen2, qwen3, gemma2."""
-    yield "embed.weight", hf["model.embed_tokens.weight"]
-    yield "norm.weight", hf["model.norm.weight"]
+def _then(load: Load, convert: Callable[[torch.Tensor], torch.Tensor]) -> Load:
+    return lambda: convert(load())
+
+
+def _strip(hf: Checkpoint, prefix: str) -> dict[str, Load]:
+    return {k[len(prefix) :]: hf.load(k) for k in hf.names() if k.startswith(prefix)}
+
+
+def _llama_like(c: DecoderConfig, hf: Checkpoint, split: Optional[Callable] = None):
+    """llama, mistral, qwen2, qwen3, gemma2 (and phi3: `split` makes its fused
+    projections separate ones)."""
+    yield "embed.weight", hf.load("model.embed_tokens.weight")
+    yield "norm.weight", hf.load("model.norm.weight")
     if "lm_head.weight" in hf:
-        yield "lm_head.weight", hf["lm_head.weight"]
+        yield "lm_head.weight", hf.load("lm_head.weight")
     mlp_norm = "pre_feedforward_layernorm" if c.sandwich_norms else "post_attention_layernorm"
     names = {
         "input_layernorm": "attn_norm",
@@ -83,51 +229,63 @@ def _llama_like(c: DecoderConfig, hf: Tensors):
         names["post_attention_layernorm"] = "post_attn_norm"
         names["post_feedforward_layernorm"] = "post_mlp_norm"
     for i in range(c.num_layers):
-        yield from _renamed(_strip(hf, f"model.layers.{i}."), names, f"layers.{i}.")
+        layer = _strip(hf, f"model.layers.{i}.")
+        if split is not None:
+            layer = split(c, layer)
+        yield from _renamed(layer, names, f"layers.{i}.")
 
 
-def _renamed(tensors: Tensors, names: dict[str, str], prefix: str):
-    for name, tensor in tensors.items():
+def _renamed(tensors: dict[str, Load], names: dict[str, str], prefix: str):
+    for name, load in tensors.items():
         module, _, leaf = name.rpartition(".")
         if module not in names:
             raise UnsupportedCheckpoint(f"unexpected tensor {prefix}{name}")
-        yield f"{prefix}{names[module]}.{leaf}", tensor
+        yield f"{prefix}{names[module]}.{leaf}", load
 
 
-def _phi3(c: DecoderConfig, hf: Tensors):
+def _part(load: Load, sizes: list[int], index: int, dim: int = 0) -> Load:
+    return lambda: load().split(sizes, dim)[index]
+
+
+def _phi3(c: DecoderConfig, hf: Checkpoint):
+    yield from _llama_like(c, hf, split=_phi3_split)
+
+
+def _phi3_split(c: DecoderConfig, layer: dict[str, Load]) -> dict[str, Load]:
+    """phi3's fused qkv and gate/up projections, as llama's separate ones."""
     q_rows, kv_rows = c.num_heads * c.head_dim, c.num_kv_heads * c.head_dim
-    fused = {}
-    for i in range(c.num_layers):
-        layer = _strip(hf, f"model.layers.{i}.")
-        q, k, v = layer.pop("self_attn.qkv_proj.weight").split([q_rows, kv_rows, kv_rows])
-        gate, up = layer.pop("mlp.gate_up_proj.weight").chunk(2)
-        fused.update(
-            {
-                f"model.layers.{i}.self_attn.q_proj.weight": q,
-                f"model.layers.{i}.self_attn.k_proj.weight": k,
-                f"model.layers.{i}.self_attn.v_proj.weight": v,
-                f"model.layers.{i}.mlp.gate_proj.weight": gate,
-                f"model.layers.{i}.mlp.up_proj.weight": up,
-            }
-        )
-        fused.update({f"model.layers.{i}.{k}": t for k, t in layer.items()})
-    rest = {k: t for k, t in hf.items() if not k.startswith("model.layers.")}
-    yield from _llama_like(c, {**rest, **fused})
+    qkv, gate_up = layer.pop("self_attn.qkv_proj.weight"), layer.pop("mlp.gate_up_proj.weight")
+    rows = [q_rows, kv_rows, kv_rows]
+    for index, name in enumerate(("q_proj", "k_proj", "v_proj")):
+        layer[f"self_attn.{name}.weight"] = _part(qkv, rows, index)
+    half = c.intermediate_size
+    layer["mlp.gate_proj.weight"] = _part(gate_up, [half, half], 0)
+    layer["mlp.up_proj.weight"] = _part(gate_up, [half, half], 1)
+    return layer
 
 
-def _gpt_neox(c: DecoderConfig, hf: Tensors):
-    yield "embed.weight", hf["gpt_neox.embed_in.weight"]
-    yield "lm_head.weight", hf["embed_out.weight"]
+def _neox_part(c: DecoderConfig, load: Load, index: int) -> Load:
+    """(heads * 3 * head_dim, ...): each head's q, k and v rows side by side."""
+
+    def part() -> torch.Tensor:
+        qkv = load()
+        per_head = qkv.view(c.num_heads, 3, c.head_dim, *qkv.shape[1:])
+        return per_head[:, index].reshape(-1, *qkv.shape[1:])
+
+    return part
+
+
+def _gpt_neox(c: DecoderConfig, hf: Checkpoint):
+    yield "embed.weight", hf.load("gpt_neox.embed_in.weight")
+    yield "lm_head.weight", hf.load("embed_out.weight")
     for leaf in ("weight", "bias"):
-        yield f"norm.{leaf}", hf[f"gpt_neox.final_layer_norm.{leaf}"]
+        yield f"norm.{leaf}", hf.load(f"gpt_neox.final_layer_norm.{leaf}")
     for i in range(c.num_layers):
         layer = _strip(hf, f"gpt_neox.layers.{i}.")
         for leaf in ("weight", "bias"):
-            # (heads * 3 * head_dim, ...): each head's q, k and v rows side by side
             qkv = layer.pop(f"attention.query_key_value.{leaf}")
-            q, k, v = qkv.view(c.num_heads, 3, c.head_dim, *qkv.shape[1:]).unbind(1)
-            for name, part in (("q", q), ("k", k), ("v", v)):
-                yield f"layers.{i}.attn.{name}.{leaf}", part.reshape(-1, *qkv.shape[1:])
+            for index, name in enumerate("qkv"):
+                yield f"layers.{i}.attn.{name}.{leaf}", _neox_part(c, qkv, index)
         layer = {k: t for k, t in layer.items() if not k.startswith("attention.rotary")}
         names = {
             "input_layernorm": "attn_norm",
@@ -139,19 +297,27 @@ def _gpt_neox(c: DecoderConfig, hf: Tensors):
         yield from _renamed(layer, names, f"layers.{i}.")
 
 
-def _gpt2(c: DecoderConfig, hf: Tensors):
-    hf = {k.removeprefix("transformer."): t for k, t in hf.items()}
-    yield "embed.weight", hf["wte.weight"]
-    yield "pos_embed.weight", hf["wpe.weight"]
+def _transposed(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor.t() if tensor.dim() == 2 else tensor
+
+
+def _gpt2(c: DecoderConfig, hf: Checkpoint):
+    def load(name: str) -> Load:
+        return hf.load(name if name in hf else f"transformer.{name}")
+
+    yield "embed.weight", load("wte.weight")
+    yield "pos_embed.weight", load("wpe.weight")
     for leaf in ("weight", "bias"):
-        yield f"norm.{leaf}", hf[f"ln_f.{leaf}"]
+        yield f"norm.{leaf}", load(f"ln_f.{leaf}")
     for i in range(c.num_layers):
-        layer = _strip(hf, f"h.{i}.")
+        prefix = f"h.{i}." if f"h.{i}.ln_1.weight" in hf else f"transformer.h.{i}."
+        layer = _strip(hf, prefix)
         # Conv1D stores (in, out): a Linear's weight transposed
-        for name, part in zip("qkv", layer.pop("attn.c_attn.weight").t().chunk(3)):
-            yield f"layers.{i}.attn.{name}.weight", part
-        for name, part in zip("qkv", layer.pop("attn.c_attn.bias").chunk(3)):
-            yield f"layers.{i}.attn.{name}.bias", part
+        c_attn = _then(layer.pop("attn.c_attn.weight"), torch.t)
+        c_attn_bias = layer.pop("attn.c_attn.bias")
+        for index, name in enumerate("qkv"):
+            yield f"layers.{i}.attn.{name}.weight", _part(c_attn, [c.hidden_size] * 3, index)
+            yield f"layers.{i}.attn.{name}.bias", _part(c_attn_bias, [c.hidden_size] * 3, index)
         names = {
             "ln_1": "attn_norm",
             "ln_2": "mlp_norm",
@@ -159,5 +325,5 @@ def _gpt2(c: DecoderConfig, hf: Tensors):
             "mlp.c_fc": "mlp.up",
             "mlp.c_proj": "mlp.down",
         }
-        for name, tensor in _renamed(layer, names, f"layers.{i}."):
-            yield name, tensor.t() if name.endswith("weight") and tensor.dim() == 2 else tensor
+        for name, part in _renamed(layer, names, f"layers.{i}."):
+            yield name, _then(part, _transposed) if name.endswith("weight") else part

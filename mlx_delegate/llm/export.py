@@ -1,4 +1,5 @@
-"""Export a local checkpoint to one `.pte` that serves prefill and decode.
+"""Export a local checkpoint to one `.pte` that serves prefill and decode, its
+weights in a `.ptd` data file beside it.
 
 One method, `forward`, with a dynamic token count T (1 .. max_seq_len - 1):
 prefill passes the prompt, decode passes one token. We chose one method over
@@ -7,6 +8,15 @@ method's program: two methods would hold two KV caches, or need state shared
 between delegate instances. One method keeps one cache and one copy of the
 weights, and MLX handles the dynamic T without recompiling anything.
 
+The export streams: the model is built on the meta device (shapes, no data),
+exported and lowered as it is, and the delegate's constants are deferred
+(`builder/deferred.py`). Only then is each weight read from the safetensors,
+converted (dtype, quantization, MLX's packing), written to the data file and
+dropped, so the export holds about one tensor at a time, whatever the model's
+size. The data goes to an external `.ptd` rather than into the `.pte` because
+ExecuTorch builds a `.pte` whole in memory before writing it; the `.ptd` is
+written one segment at a time (`mlx_delegate/ptd.py`), and a runtime maps it.
+
 Metadata travels as constant methods (`get_max_seq_len`, `get_vocab_size`,
 `get_bos_id`, `get_eos_ids`, `get_family`), which the Python and the C++
 generators read."""
@@ -14,10 +24,13 @@ generators read."""
 from __future__ import annotations
 
 import dataclasses
+import re
+import resource
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import torch
+from torch import nn
 
 from . import checkpoint
 from .sampling import Generator
@@ -29,18 +42,39 @@ DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 class ExportResult:
     path: Path
     size: int
+    data_path: Path
+    data_size: int
     parameters: int
     delegates: int
     ops_outside: list[str]
+    peak_memory: int  # bytes: the process's peak resident set
+
+    def report(self) -> str:
+        outside = f", outside: {', '.join(self.ops_outside)}" if self.ops_outside else ""
+        return (
+            f"{self.path}: {self.size:,} bytes, {self.parameters:,} parameters, "
+            f"{self.delegates} MLX delegate(s){outside}\n"
+            f"{self.data_path}: {self.data_size:,} bytes of weights\n"
+            f"peak memory: {self.peak_memory / 1e9:.2f} GB "
+            f"({self.peak_memory / max(self.data_size, 1):.2f} x the weights written)"
+        )
 
 
-def example_inputs(length: int = 2) -> tuple:
-    return (
-        torch.ones(1, length, dtype=torch.long),
-        torch.tensor([0]),
-        torch.tensor([0.0]),
-        torch.tensor([1.0]),
-        torch.tensor([0.5]),
+def data_path_of(pte: Path) -> Path:
+    """The data file an export writes beside its `.pte`."""
+    return Path(pte).with_suffix(".ptd")
+
+
+def example_inputs(length: int = 2, device: str = "cpu") -> tuple:
+    return tuple(
+        t.to(device)
+        for t in (
+            torch.ones(1, length, dtype=torch.long),
+            torch.tensor([0]),
+            torch.tensor([0.0]),
+            torch.tensor([1.0]),
+            torch.tensor([0.5]),
+        )
     )
 
 
@@ -54,58 +88,172 @@ def export_program(
     device: Optional[str] = None,
     split_mlps: int = 0,
 ) -> ExportResult:
-    """`split_mlps` N > 1: every MLP split over N devices (tensor-parallel,
-    `mlx_delegate.parallel`); run the program on a group of N devices."""
+    """Writes `out` (the program) and `data_path_of(out)` (its weights).
+    `split_mlps` N > 1: every MLP split over N devices (tensor-parallel,
+    `mlx_delegate.parallel`); run the program on a group of N devices. A split
+    slices real weights, so that export holds the model in memory."""
     from executorch.exir import to_edge_transform_and_lower
 
     from .._progress import steps
+    from ..builder.deferred import external_data
     from ..partitioner import MLXPartitioner
 
-    names = ["load", "split", "quantize", "torch.export", "lower", "serialize"]
+    names = ["check", "split", "quantize", "torch.export", "lower", "serialize", "write"]
     if not quantize:
         names.remove("quantize")
     if split_mlps <= 1:
         names.remove("split")
+    out = Path(out)
     with steps(f"export {Path(model_dir).name}", names) as step:
-        step("load")
-        model = checkpoint.load(model_dir, max_seq_len, DTYPES[dtype])
+        step("check")
+        model, loads, inv_freq = checkpoint.build(model_dir, max_seq_len, DTYPES[dtype])
         if split_mlps > 1:  # before quantizing: the parts' weights are plain tensors to slice
             from ..parallel import split_mlps as split
 
             step("split")
-            split(model, split_mlps)
+            split(checkpoint.materialize(model, loads, inv_freq), split_mlps)
+        quantizer = None
         if quantize:
             from .quantize import quantize_weights
 
             step("quantize")
-            quantize_weights(model, quantize, group_size)
+            quantizer = lambda module: quantize_weights(module, quantize, group_size)  # noqa: E731
+            quantizer(model)
         parameters = sum(p.numel() for p in model.parameters())
-        step("torch.export")
-        exported = _exported(model, max_seq_len)
-        step("lower")
-        edge = to_edge_transform_and_lower(
-            exported,
-            partitioner=[MLXPartitioner(device=device)],
-            constant_methods=_metadata(model, max_seq_len),
-        )
-        delegates, outside = _delegation(edge)
-        step("serialize")
-        buffer = edge.to_executorch().buffer
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(buffer)
-    return ExportResult(out, len(buffer), parameters, delegates, outside)
+        source = WeightSource(Generator(model), loads, inv_freq, quantizer)
+        with external_data(source.resolve) as session:
+            step("torch.export")
+            exported = _exported(source.root, max_seq_len)
+            step("lower")
+            edge = to_edge_transform_and_lower(
+                exported,
+                partitioner=[MLXPartitioner(device=device)],
+                constant_methods=_metadata(model, max_seq_len),
+            )
+            delegates, outside = _delegation(edge)
+            step("serialize")
+            buffer = edge.to_executorch().buffer
+            step("write")
+            data_path = data_path_of(out)
+            data_size = _write_data(data_path, session)
+    try:
+        _write_atomically(out, buffer)
+    except BaseException:
+        data_path.unlink(missing_ok=True)
+        raise
+    return ExportResult(
+        out, len(buffer), data_path, data_size, parameters, delegates, outside, peak_memory()
+    )
 
 
-def _exported(model, max_seq_len: int) -> torch.export.ExportedProgram:
-    """The generator exported with a dynamic token count (1 .. max_seq_len - 1)."""
+def peak_memory() -> int:
+    """The process's peak resident set, in bytes (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _write_data(path: Path, session) -> int:
+    from .. import ptd
+    from .._progress import progress
+    from ..builder.slots import tensor_bytes_view
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    entries = [
+        (key, c.nbytes, lambda c=c: tensor_bytes_view(c.tensor()))
+        for key, c in session.constants.items()
+    ]
+    with progress(total=round(session.nbytes / 1e6), description="weights", unit="MB") as bar:
+        return ptd.write(path, entries, on_written=lambda n: bar.update(n / 1e6))
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_bytes(data)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+# torch.export names each inner tensor of a tensor subclass (a torchao quantized
+# weight) `<module>.parametrizations.<name>.original<i>`, i its place in
+# `__tensor_flatten__`.
+_INNER = re.compile(r"(.+)\.parametrizations\.(\w+)\.original(\d+)")
+
+
+class WeightSource:
+    """The real tensor each meta tensor of the exported program stands for,
+    made on demand from the checkpoint: converted to the export's dtype and, for
+    a quantized weight, quantized as the meta model's was."""
+
+    def __init__(
+        self,
+        root: nn.Module,
+        loads: dict[str, checkpoint.Load],
+        inv_freq: Optional[torch.Tensor],
+        quantizer: Optional[Callable[[nn.Module], None]],
+    ):
+        self.root, self.loads, self.inv_freq, self.quantizer = root, loads, inv_freq, quantizer
+        self._last: tuple[str, torch.Tensor] = ("", torch.empty(0))  # parts are read in a row
+
+    def resolve(self, target: str, like: torch.Tensor) -> torch.Tensor:
+        inner = _INNER.fullmatch(target)
+        name = f"{inner[1]}.{inner[2]}" if inner else target
+        value = self._value(name)
+        if inner:
+            value = getattr(value, type(value).__tensor_flatten__(value)[0][int(inner[3])])
+        if value.dtype != like.dtype or value.shape != like.shape:
+            raise ValueError(
+                f"{target}: the checkpoint gives {value.dtype}{tuple(value.shape)}, "
+                f"the program holds {like.dtype}{tuple(like.shape)}"
+            )
+        return value
+
+    def _value(self, name: str) -> torch.Tensor:
+        if self._last[0] != name:
+            self._last = (name, self._make(name))
+        return self._last[1]
+
+    def _make(self, name: str) -> torch.Tensor:
+        ours = name.removeprefix("model.")
+        module_path, _, leaf = name.rpartition(".")
+        if ours not in self.loads:
+            like = self.root.get_buffer(name)
+            return checkpoint.buffer_value(leaf, like, self.inv_freq)
+        value = self.loads[ours]()
+        held = self.root.get_parameter(name)
+        if type(held) is nn.Parameter or self.quantizer is None:
+            return value
+        # A quantized weight: quantize the real one as the meta model's was.
+        owner = self.root.get_submodule(module_path)
+        module = _like(owner, value)
+        self.quantizer(module)
+        return module.weight
+
+
+def _like(owner: nn.Module, weight: torch.Tensor) -> nn.Module:
+    """A module of `owner`'s kind holding `weight` (what torchao quantizes)."""
+    if isinstance(owner, nn.Linear):
+        module = nn.Linear(weight.shape[1], weight.shape[0], bias=False, device="meta")
+    elif isinstance(owner, nn.Embedding):
+        module = nn.Embedding(weight.shape[0], weight.shape[1], device="meta")
+    else:
+        raise ValueError(f"a quantized weight in a {type(owner).__name__}")
+    module.weight = nn.Parameter(weight, requires_grad=False)
+    return module
+
+
+def _exported(generator: Generator, max_seq_len: int) -> torch.export.ExportedProgram:
+    """The generator exported with a dynamic token count (1 .. max_seq_len - 1),
+    on the device its weights are on (meta: a streamed export)."""
     from torch.export import Dim
 
     tokens = Dim("tokens", min=1, max=max_seq_len - 1)
+    device = next(generator.parameters()).device
     with torch.no_grad():
         return torch.export.export(
-            Generator(model),
-            example_inputs(),
+            generator,
+            example_inputs(device=device),
             dynamic_shapes=({1: tokens}, None, None, None, None),
         )
 

@@ -46,14 +46,20 @@ class Timings:
 class Program:
     """A loaded `.pte` of `export.py`: its forward method and its metadata."""
 
-    def __init__(self, path: Path, device: Optional[str] = None):
+    def __init__(self, path: Path, device: Optional[str] = None, data: Optional[Path] = None):
+        """`data`: the weights' file (default: the `.ptd` beside `path`, if there is one)."""
         from executorch.runtime import Runtime
 
         from .. import runtime
+        from .export import data_path_of
 
+        path = Path(path)
+        data = data if data is not None else data_path_of(path)
         # The device applies to this program's methods only (all loaded here).
         with runtime.loading_on(device) if device is not None else contextlib.nullcontext():
-            self._program = Runtime.get().load_program(Path(path))
+            self._program = Runtime.get().load_program(
+                path, data_path=data if Path(data).exists() else None
+            )
             self.forward = self._program.load_method("forward")
             self.max_seq_len = self._constant("get_max_seq_len")
             self.vocab_size = self._constant("get_vocab_size")

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <sstream>
@@ -38,15 +39,17 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlxd-generate MODEL.pte --prompt-ids \"ID ID ...\" [--max-new-tokens N]\n"
     "                     [--temperature T] [--top-p P] [--seed S] [--device D]\n"
-    "                     [--ignore-eos] [--warmup N]\n"
+    "                     [--ignore-eos] [--warmup N] [--data FILE.ptd]\n"
     "\n"
     "Generates from a .pte of `python -m mlx_delegate.llm export` (sampling runs in\n"
     "the program; temperature 0 is greedy). Prints the new token ids as they come,\n"
     "then time to first token, prefill and decode tokens/s. --warmup N runs N short\n"
-    "untimed generations first (kernels built, memory pooled).\n";
+    "untimed generations first (kernels built, memory pooled). The weights come from\n"
+    "--data, or from the MODEL.ptd beside MODEL.pte when there is one.\n";
 
 struct Options {
   std::string model;
+  std::string data;
   std::vector<int64_t> prompt;
   std::string device;
   int max_new_tokens = 64;
@@ -86,6 +89,13 @@ std::vector<int64_t> parse_ids(const char* text) {
   return ids;
 }
 
+// MODEL.ptd beside MODEL.pte (what `llm export` writes), or "" when there is none.
+std::string data_beside(const std::string& model) {
+  std::filesystem::path data(model);
+  data.replace_extension(".ptd");
+  return std::filesystem::exists(data) ? data.string() : "";
+}
+
 Options parse_args(int argc, char** argv) {
   Options o;
   bool have_prompt = false;
@@ -113,6 +123,8 @@ Options parse_args(int argc, char** argv) {
       o.device = value("--device");
     } else if (a == "--warmup") {
       o.warmup = static_cast<int>(parse_number(a, value("--warmup"), 0, 1000));
+    } else if (a == "--data") {
+      o.data = value("--data");
     } else if (a == "--ignore-eos") {
       o.ignore_eos = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -125,6 +137,7 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.model.empty()) usage_error("no model given");
   if (!have_prompt) usage_error("--prompt-ids is required");
+  if (o.data.empty()) o.data = data_beside(o.model);
   return o;
 }
 
@@ -143,7 +156,10 @@ std::vector<int64_t> constant_ints(ext::Module& module, const std::string& name)
 
 class Program {
  public:
-  Program(const Options& o) : module_(o.model, ext::Module::LoadMode::Mmap), options_(o) {
+  Program(const Options& o)
+      : module_(o.data.empty() ? ext::Module(o.model, ext::Module::LoadMode::Mmap)
+                               : ext::Module(o.model, o.data, ext::Module::LoadMode::Mmap)),
+        options_(o) {
     et::Error err = module_.load();
     if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + o.model, err));
     mlxd::runner::load_method(module_, "forward", o.device, o.model);

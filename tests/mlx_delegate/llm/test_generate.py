@@ -162,10 +162,11 @@ def test_mlxd_generate_refuses_bad_input(llama):
 
 
 def test_quantized_export_generates_the_quantized_models_tokens(llama, tmp_path):
-    """--quantize int4: the .pte shrinks to about a sixth (4-bit values plus a
+    """--quantize int4: the weights shrink to about a sixth (4-bit values plus a
     scale and bias per 32), and greedy generation gives the tokens of the same
     torchao-quantized module run eagerly."""
     from mlx_delegate.llm import checkpoint
+    from mlx_delegate.llm.export import data_path_of
     from mlx_delegate.llm.generate import Program, generate_ids
     from mlx_delegate.llm.quantize import quantize_weights
 
@@ -173,7 +174,8 @@ def test_quantized_export_generates_the_quantized_models_tokens(llama, tmp_path)
     pte = tmp_path / "int4.pte"
     _cli("export", "--model", str(directory), "--max-seq-len", "128", "--quantize", "int4",
          "--group-size", "32", "-o", str(pte))  # fmt: skip
-    assert pte.stat().st_size < 0.3 * fp32_pte.stat().st_size
+    weights = data_path_of(pte).stat().st_size
+    assert weights < 0.3 * data_path_of(fp32_pte).stat().st_size
     assert "QuantizedLinear" in _ops(pte) and "Linear" not in _ops(pte)
     prompt = _prompt_ids(directory)
     ours = list(generate_ids(Program(pte, device="cpu"), prompt, 24, stop_at_eos=False))
