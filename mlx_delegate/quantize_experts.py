@@ -14,6 +14,7 @@ experts' forward indexes the dequantized stack, eager and exported alike."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import torch
@@ -38,10 +39,10 @@ def quantize_experts(model: nn.Module, scheme: str, group_size: int) -> nn.Modul
     from torchao.quantization import IntxUnpackedToInt8Tensor
 
     for fqn, module in list(model.named_modules()):
-        names = [
+        names = [  # plain float stacks: one quantized already is a torchao tensor
             name
             for name in EXPERT_WEIGHTS
-            if isinstance(module._parameters.get(name), nn.Parameter)
+            if type(module._parameters.get(name)) is nn.Parameter
             and module._parameters[name].dim() == 3
             and module._parameters[name].is_floating_point()
         ]
@@ -66,14 +67,19 @@ def quantize_experts(model: nn.Module, scheme: str, group_size: int) -> nn.Modul
 def _dequantize_on_read(module: nn.Module, names: list[str]) -> None:
     """Reading `module.<name>` gives the dequantized stack: a subclass of the
     module's class with a property per name (an instance cannot hold one)."""
+    cls = type(module)
+    already = getattr(cls, "_dequantized_on_read", ())
+    base = cls.__bases__[0] if already else cls
+    module.__class__ = _reading_class(base, tuple(sorted(set(already) | set(names))))
+
+
+@functools.cache
+def _reading_class(base: type, names: tuple[str, ...]) -> type:
+    """One subclass per experts class and set of names, shared by the layers."""
 
     def reader(name: str) -> property:
         return property(lambda self: self._parameters[name].dequantize())
 
-    cls = type(module)
-    already = getattr(cls, "_dequantized_on_read", ())
-    base = cls.__bases__[0] if already else cls
-    names = sorted(set(already) | set(names))
     attributes = {name: reader(name) for name in names}
-    attributes["_dequantized_on_read"] = tuple(names)
-    module.__class__ = type(f"QuantizedExperts{base.__name__}", (base,), attributes)
+    attributes["_dequantized_on_read"] = names
+    return type(f"QuantizedExperts{base.__name__}", (base,), attributes)

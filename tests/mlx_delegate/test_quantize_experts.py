@@ -52,3 +52,13 @@ def test_unknown_schemes_and_group_sizes_are_refused():
         quantize_experts(Experts(), "int2", 32)
     with pytest.raises(ValueError, match="group size 16"):
         quantize_experts(Experts(), "int4", 16)
+
+
+def test_layers_share_one_class_and_a_second_call_keeps_the_first_quantization():
+    torch.manual_seed(0)
+    layers = nn.ModuleList([Experts(), Experts()])
+    quantize_experts(layers, "int4", 32)
+    assert type(layers[0]) is type(layers[1]) and type(layers[0]).__bases__ == (Experts,)
+    first = layers[0].gate_up_proj.clone()
+    quantize_experts(layers, "int8", 32)  # already int4: left as it is
+    torch.testing.assert_close(layers[0].gate_up_proj, first, rtol=0, atol=0)
