@@ -31,20 +31,25 @@ def build_lock(build_dir: Path):
         yield
 
 
-@pytest.fixture(scope="session")
-def runtime_build() -> Path:
+def build_runtime() -> subprocess.CompletedProcess:
     """Builds build/runtime (host, plugins, test plugins, the static variant) with
-    runtime_cpp/build.sh."""
+    runtime_cpp/build.sh, holding the build lock."""
     env = dict(os.environ, BUILD_DIR=str(BUILD_DIR), PYTHON=sys.executable)
     env.setdefault("JOBS", "2")
     with build_lock(BUILD_DIR):
-        proc = subprocess.run(
+        return subprocess.run(
             ["bash", str(REPO / "runtime_cpp" / "build.sh"), "--test-plugins"],
             cwd=REPO,
             env=env,
             capture_output=True,
             text=True,
         )
+
+
+@pytest.fixture(scope="session")
+def runtime_build() -> Path:
+    """build/runtime, built (build_runtime)."""
+    proc = build_runtime()
     if proc.returncode != 0:
         pytest.fail(f"runtime build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     return BUILD_DIR

@@ -1,12 +1,18 @@
-"""The wheel: built with scikit-build-core from the already built tree (no recompilation),
-installed into a fresh folder, and used from a folder outside the checkout: codegen on a
-user's schema with its installed templates, a model exported with MLXPartitioner and run
-through executorch.runtime on the installed plugins, and the mlxd-run console script.
+"""The wheel, built as `pip wheel .` builds it by default: in an isolated build environment
+(pip installs the build requirements into a temporary folder, which it deletes after the
+build) and a temporary build tree, compiled from scratch. Installed into a fresh folder and
+used from a folder outside the checkout: the OpenBLAS plugin wins, codegen on a user's schema
+with its installed templates, a model exported with MLXPartitioner and run through
+executorch.runtime on the installed plugins, and the mlxd-run console script. Building it
+leaves the checkout's own build (build/runtime, what `make` builds) as it was.
 
 The fresh folder is a site-packages of its own (`pip install --target`, no dependencies),
 with the dependency wheels this venv already has linked in next to it (mlx, executorch,
 scipy_openblas32: the installed libraries find theirs relative to themselves, as in one
-site-packages); Python runs with -S, so the checkout's editable install is not on the path."""
+site-packages); Python runs with -S, so the checkout's editable install is not on the path.
+
+The wheel build is the suite's most expensive step (installing the build requirements,
+compiling the runtime): one build serves every test here."""
 
 from __future__ import annotations
 
@@ -18,11 +24,15 @@ import sys
 import textwrap
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_lock
+from conftest import REPO, build_lock, build_runtime
+
+# One worker builds the wheel (the module's fixtures), for every test here.
+pytestmark = pytest.mark.xdist_group("wheel")
 
 SITE_PACKAGES = Path(site.getsitepackages()[0])
 LINKED_DEPENDENCIES = ["mlx", "executorch", "scipy_openblas32"]
@@ -64,45 +74,73 @@ print(json.dumps({
 """
 
 
+@dataclass
+class WheelBuild:
+    proc: subprocess.CompletedProcess  # `pip wheel`
+    out: Path  # where the wheel goes
+    cache_before: str  # build/runtime/CMakeCache.txt before the wheel was built
+
+
 @pytest.fixture(scope="module")
-def wheel(runtime_build, tmp_path_factory) -> Path:
-    """Builds the wheel from the test build tree (configuring it for the wheel's layout)."""
+def wheel_build(runtime_build, tmp_path_factory) -> WheelBuild:
+    """Builds the wheel of the checkout as `pip wheel .` does: with build isolation, so the
+    build requirements are installed into a temporary environment that pip deletes after the
+    build, and compiled from scratch. The checkout's built tree is there (runtime_build), as
+    after `make`."""
     out = tmp_path_factory.mktemp("wheel")
     env = dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL=os.environ.get("JOBS", "2"))
-    with build_lock(runtime_build):
-        start = time.monotonic()
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "wheel",
-                "--no-build-isolation",
-                "--no-deps",
-                "-v",  # the build's own output, to check that it compiles nothing
-                "--disable-pip-version-check",
-                "-w",
-                str(out),
-                "-C",
-                f"build-dir={runtime_build}",
-                "-C",
-                "build.verbose=true",
-                str(REPO),
-            ],
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        seconds = time.monotonic() - start
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    # The tree was built: the wheel build compiles nothing (make's lines are there, none
-    # compiles).
-    log = proc.stdout + proc.stderr
-    assert "Built target mlx_delegate_host" in log, log[-4000:]
-    assert "Building CXX object" not in log, log[-4000:]
-    (path,) = out.glob("mlx_delegate-*.whl")
-    print(f"wheel built in {seconds:.1f} s")
+    env.pop("PIP_NO_BUILD_ISOLATION", None)  # isolated whatever the caller's environment says
+    with build_lock(runtime_build):  # not read while a worker reconfigures it
+        cache_before = (runtime_build / "CMakeCache.txt").read_text()
+    start = time.monotonic()
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-v",
+            "--disable-pip-version-check",
+            "-w",
+            str(out),
+            str(REPO),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    print(f"wheel built in {time.monotonic() - start:.1f} s")
+    return WheelBuild(proc, out, cache_before)
+
+
+@pytest.fixture(scope="module")
+def wheel(wheel_build) -> Path:
+    log = wheel_build.proc.stdout + wheel_build.proc.stderr
+    assert wheel_build.proc.returncode == 0, log[-4000:]
+    assert "Installing build dependencies" in log, log[-4000:]  # isolated
+    (path,) = wheel_build.out.glob("mlx_delegate-*.whl")
     return path
+
+
+def test_building_the_wheel_leaves_the_checkouts_build_working(
+    wheel_build, runtime_build, scenario
+):
+    """`make` builds and runs build/runtime. Built there, the wheel made pip's deleted build
+    environment that tree's CMake, MLX, flatbuffers or OpenBLAS (`make demo` then failed on a
+    missing flatbuffers.h; in a built tree the wheel's configuration failed, mixing the two
+    environments): the wheel builds in a tree of its own. Checked whether or not pip
+    succeeded."""
+    with build_lock(runtime_build):
+        cache_after = (runtime_build / "CMakeCache.txt").read_text()
+    assert "pip-build-env" not in cache_after
+    assert cache_after == wheel_build.cache_before
+    # What `make` does next: build.sh finds the tree built, and its plugins load.
+    proc = build_runtime()
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert "Building CXX object" not in proc.stdout, proc.stdout[-4000:]
+    result, _ = scenario.run("result = [b.name for b in backends.list()]")
+    assert result == ["cpu-openblas"]
 
 
 def test_wheel_carries_the_runtime_and_codegen_data(wheel):
@@ -183,6 +221,22 @@ def test_codegen_generates_a_users_schema_outside_the_checkout(installed):
     assert (work / "gen" / "cpp" / "user_generated.h").is_file()
     where = run_outside(installed, "-c", "import codegen.render as r; print(r.TEMPLATE_DIR)")
     assert Path(where.stdout.strip()).is_relative_to(installed["target"])
+
+
+def test_installed_wheel_runs_on_its_openblas_plugin(installed):
+    """The OpenBLAS plugin finds libscipy_openblas.so where the wheel is installed, beside the
+    scipy_openblas32 package, not where it was built (pip's build environment, deleted): it
+    scores, and outscores the plain CPU plugin."""
+    code = (
+        "import json\n"
+        "from mlx_delegate import backends\n"
+        "print(json.dumps({'list': [b.name for b in backends.list()], 'report': "
+        "{c.path.rsplit('/', 1)[1]: [c.status, c.reason] for c in backends.report()}}))"
+    )
+    result = json.loads(run_outside(installed, "-c", code).stdout.strip().splitlines()[-1])
+    assert result["list"][0] == "cpu-openblas", result
+    assert result["report"]["libmlx-cpu-openblas.so"] == ["loaded", ""], result
+    assert result["report"]["libmlx-cpu.so"] == ["skipped", "outscored"], result
 
 
 def test_installed_package_exports_and_runs_a_model(installed):
