@@ -92,6 +92,18 @@ def test_gather_mm_with_a_dynamic_token_count():
         torch.testing.assert_close(run(pte, inputs), model(*inputs), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("tokens", [1023, 1024, 1500])
+def test_gather_mm_from_1024_rows_sorts_them_by_expert_and_puts_them_back(tokens):
+    """exec_gather_mm sorts the rows by expert from 1024 of them (the runtime
+    decides, kSortFromRows): the results come back in the tokens' order."""
+    torch.manual_seed(0)
+    model = ExpertMatmul(16, 8, transposed=False).eval()
+    inputs = routed(16, tokens=tokens)
+    pte, ops = lower(model, inputs)
+    assert "GatherMM" in ops, ops
+    torch.testing.assert_close(run(pte, inputs), model(*inputs), rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("scheme", ["int4", "int8"])
 @pytest.mark.parametrize("transposed", [False, True])
 def test_quantized_expert_weights_become_gather_qmm(scheme, transposed):
