@@ -50,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
         help="cpu, gpu, gpu:N, or a group gpu:0,gpu:1 for a split model (default: the best)",
     )
     generate.add_argument("--ids", action="store_true", help="also print the generated token ids")
+    generate.add_argument(
+        "--ignore-eos",
+        action="store_true",
+        help="do not stop at an end of sequence: generate --max-new-tokens (benchmarks)",
+    )
     return parser
 
 
@@ -75,9 +80,9 @@ def _generate(args) -> int:
     tokenizer = load_tokenizer(args.tokenizer)
     program = Program(args.pte, device=args.device)
     prompt = tokenizer.encode(args.prompt).ids
-    stream = TextStream(lambda ids: tokenizer.decode(ids))
+    # Prints the prompt as the tokenizer decodes it (see TextStream).
+    stream = TextStream(lambda ids: tokenizer.decode(ids), prompt)
     timings = Timings()
-    sys.stdout.write(args.prompt)
     for token in generate_ids(
         program,
         prompt,
@@ -85,9 +90,11 @@ def _generate(args) -> int:
         temperature=args.temperature,
         top_p=args.top_p,
         seed=args.seed,
+        stop_at_eos=not args.ignore_eos,
         timings=timings,
     ):
         stream.add(token)
+    stream.finish()
     print()
     if args.ids:
         print("ids:", " ".join(map(str, stream.ids)))

@@ -13,7 +13,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 import torch
 
@@ -92,7 +92,10 @@ def generate_ids(
     stop_at_eos: bool = True,
     timings: Optional[Timings] = None,
 ) -> Iterator[int]:
-    """Yields the new token ids one by one as they are generated."""
+    """Yields the new token ids one by one as they are generated. An end of
+    sequence is yielded and ends the generation; with `stop_at_eos=False` it
+    does not (`generate --ignore-eos`, as mlxd-generate's), so a benchmark or a
+    comparison always gets `max_new_tokens`, as far as the cache allows."""
     if not prompt:
         raise ValueError("the prompt has no tokens")
     budget = program.max_seq_len - len(prompt)
@@ -119,17 +122,44 @@ def generate_ids(
 
 
 class TextStream:
-    """Prints decoded text as tokens arrive (decoding the whole sequence each
-    time, so multi-token characters come out whole)."""
+    """Prints the text of the prompt and its continuation as tokens arrive.
 
-    def __init__(self, decode: Callable[[list[int]], str], out=sys.stdout):
-        self.decode, self.out, self.ids, self.shown = decode, out, [], ""
+    What is printed is always a prefix of `decode(prompt + ids)`, and after
+    `finish()` all of it: the tokenizer's own rendering of the whole sequence.
+    Decoding the continuation alone would lose what the decoder puts between
+    tokens (a word-level decoder's joining spaces, a SentencePiece decoder's
+    leading space, which it strips from the first token of what it decodes),
+    and would glue the continuation to the prompt."""
+
+    def __init__(
+        self, decode: Callable[[list[int]], str], prompt: Sequence[int] = (), out=sys.stdout
+    ):
+        """Prints the prompt at once, as `decode(prompt)`. Not the caller's raw
+        prompt string: the tokenizer may not give it back unchanged (normalized,
+        whitespace collapsed, an unknown word as its unknown token), and the
+        continuation is the difference from the decoded text, so only the
+        decoded prompt makes the printed whole equal the decoded sequence. It
+        also shows what the model was actually given."""
+        self.decode, self.out = decode, out
+        self.prompt, self.ids, self.shown = list(prompt), [], ""
+        self._show(final=False)
 
     def add(self, token: int) -> None:
         self.ids.append(token)
-        text = self.decode(self.ids)
-        if text.endswith("\ufffd"):  # an incomplete UTF-8 sequence: wait for the rest
-            return
+        self._show(final=False)
+
+    def finish(self) -> None:
+        """Prints what was held back: a generation that stopped inside a
+        multi-byte character ends in the decoder's replacement character."""
+        self._show(final=True)
+
+    def _show(self, final: bool) -> None:
+        text = self.decode(self.prompt + self.ids)
+        if not final and text.endswith("\ufffd"):
+            return  # an incomplete UTF-8 sequence (byte-level pieces): wait for the rest
+        # Decoders extend their text as tokens are appended (a replacement
+        # character becomes the completed character only at the end, held back
+        # above), so the new text is what lies past what was printed.
         self.out.write(text[len(self.shown) :])
         self.out.flush()
         self.shown = text

@@ -4,6 +4,7 @@ through the CLI, token for token against transformers' generate."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -70,6 +71,105 @@ def test_greedy_cli_matches_transformers_generate(llama):
     assert stdout.startswith(PROMPT)
     for line in ("time to first token:", "prefill:", "decode:"):
         assert line in stdout
+
+
+def _word_level_tokenizer(words: list[str]):
+    """Whole words, split on whitespace; with no decoder set, `tokenizers`
+    decodes by joining the tokens with spaces."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    vocab = {word: i for i, word in enumerate(words)}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token=words[0]))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return tokenizer
+
+
+def test_the_stream_is_the_tokenizers_decode_of_prompt_and_continuation():
+    """The spaces the decoder puts between tokens come out between the prompt
+    and the first new word too (issue 23, item 6: "the quick brownspeaks")."""
+    from mlx_delegate.llm.generate import TextStream
+
+    tokenizer = _word_level_tokenizer(["[UNK]", "the", "quick", "brown", "speaks", "a", "tokens"])
+    assert tokenizer.decode([1, 2]) == "the quick"
+    prompt = tokenizer.encode("the  quick brown zebra").ids  # collapsed spaces, an unknown word
+    out = io.StringIO()
+    stream = TextStream(tokenizer.decode, prompt, out=out)
+    assert out.getvalue() == "the quick brown [UNK]"  # what the model is given
+    for token in tokenizer.encode("speaks a tokens").ids:
+        stream.add(token)
+        assert out.getvalue() == tokenizer.decode(prompt + stream.ids)
+    stream.finish()
+    assert out.getvalue() == "the quick brown [UNK] speaks a tokens"
+
+
+def test_the_stream_holds_back_an_incomplete_character_until_the_end():
+    """Byte-level pieces: a character split over tokens is printed whole, and
+    one the generation stopped inside is printed as the decoder renders it."""
+    from mlx_delegate.llm.generate import TextStream
+
+    decode = lambda ids: bytes(ids).decode("utf-8", errors="replace")  # a token per byte
+    out = io.StringIO()
+    stream = TextStream(decode, list(b"price "), out=out)
+    for byte in "5\u20ac".encode():  # the euro sign is 3 bytes
+        stream.add(byte)
+        assert "\ufffd" not in out.getvalue()
+    assert out.getvalue() == "price 5\u20ac"
+    stream.add("\u20ac".encode()[0])
+    assert out.getvalue() == "price 5\u20ac"
+    stream.finish()
+    assert out.getvalue() == decode(list(b"price ") + stream.ids) == "price 5\u20ac\ufffd"
+
+
+def test_cli_streams_the_decode_of_prompt_and_continuation(llama, tmp_path):
+    """`generate` with a word-level tokenizer: the streamed text is the
+    tokenizer's decode of the prompt and the generated ids, with the space
+    between the prompt and the first new word."""
+    from mlx_delegate.llm.generate import load_tokenizer
+
+    directory, model, pte = llama
+    words = [f"w{i}" for i in range(model.config.vocab_size)]
+    words[0], words[3:6] = "[UNK]", ["the", "quick", "brown"]
+    _word_level_tokenizer(words).save(str(tmp_path / "tokenizer.json"))
+    stdout = _cli(
+        "generate", str(pte), "--tokenizer", str(tmp_path), "--prompt", "the quick brown",
+        "--max-new-tokens", "8", "--ids", "--device", "cpu",
+    )  # fmt: skip
+    text, _ = stdout.split("\nids: ", 1)
+    ids = _generated_ids(stdout)
+    assert ids
+    tokenizer = load_tokenizer(tmp_path)
+    prompt = tokenizer.encode("the quick brown").ids
+    assert text == tokenizer.decode(prompt + ids)
+    assert text.startswith("the quick brown w")
+
+
+def test_ignore_eos_generates_past_an_end_of_sequence(llama):
+    """--ignore-eos (as mlxd-generate's): an end of sequence's id is printed and the
+    generation goes on to --max-new-tokens."""
+    from mlx_delegate.llm.generate import Program, generate_ids
+
+    directory, _, pte = llama
+    program = Program(pte, device="cpu")
+    assert program.eos_ids == {2}
+    prompt = _prompt_ids(directory)
+    new_tokens = 120
+    # At a high temperature the sampler is near uniform over the 512 tokens, so
+    # some seed draws the end of sequence before the budget runs out.
+    for seed in range(100):
+        stopped = list(generate_ids(program, prompt, new_tokens, temperature=100.0, seed=seed))
+        if len(stopped) < new_tokens:
+            break
+    else:
+        pytest.fail("no seed drew an end of sequence")
+    assert stopped[-1] == 2
+    stdout = _cli(
+        "generate", str(pte), "--tokenizer", str(directory), "--prompt", PROMPT,
+        "--max-new-tokens", str(new_tokens), "--temperature", "100", "--seed", str(seed),
+        "--ids", "--ignore-eos", "--device", "cpu",
+    )  # fmt: skip
+    ids = _generated_ids(stdout)
+    assert len(ids) == new_tokens and ids[: len(stopped)] == stopped  # the same draws, on past it
+    assert f"decode: {new_tokens - 1} tokens" in stdout
 
 
 def test_an_llm_split_over_two_streams_generates_the_same_tokens(llama):
