@@ -4,8 +4,9 @@
 #
 #   runtime_cpp/build.sh [--test-plugins] [extra cmake -D... arguments]
 #
-# --test-plugins also builds the fake plugins of the registry tests and the
-# static variant (-DMLXD_STATIC_BACKENDS=cpu: static/libmlx_delegate.so).
+# --test-plugins also builds the fake plugins of the registry tests, the
+# loader's test tool mlxd-ir-dump and the static variant
+# (-DMLXD_STATIC_BACKENDS=cpu: static/libmlx_delegate.so).
 #
 # Environment: PYTHON (default .venv/bin/python), BUILD_DIR (default
 # build/runtime), JOBS (default 2), CMAKE (default: cmake next to PYTHON,
