@@ -105,7 +105,13 @@ def _generate(args) -> int:
 def main(argv=None) -> int:
     _quiet.install()
     args = _parser().parse_args(argv)
-    return _export(args) if args.command == "export" else _generate(args)
+    try:
+        return _export(args) if args.command == "export" else _generate(args)
+    # What a user gave is wrong (UnsupportedCheckpoint, ProgramLoadError, a prompt
+    # too long...): one line says what, no traceback.
+    except (ValueError, FileNotFoundError) as e:
+        print(f"python -m mlx_delegate.llm {args.command}: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -27,19 +27,18 @@ INDEX = "model.safetensors.index.json"
 
 class Checkpoint:
     """The tensors of a checkpoint's safetensors files by name, read one at a
-    time (the last few read are kept: fused projections are read once per part)."""
+    time (the last few read are kept: fused projections are read once per part).
+
+    Tensors are read with plain reads, not through a mapping of the file: pages
+    of a mapped checkpoint stay resident (and counted) until it is closed, so
+    reading a model through a map holds all of it."""
 
     def __init__(self, directory: Path):
-        from safetensors import safe_open
-
         self.directory = Path(directory)
-        self._files = {}
+        self._where: dict[str, tuple[Path, torch.dtype, tuple, int, int]] = {}
         for file in _safetensors_files(self.directory):
-            try:
-                self._files[file] = safe_open(str(file), framework="pt")
-            except Exception as e:  # safetensors raises its own error types
-                raise UnsupportedCheckpoint(f"{file}: not a readable safetensors file ({e})")
-        self._where = {name: f for f, h in self._files.items() for name in h.keys()}
+            for name, entry in _safetensors_header(file).items():
+                self._where[name] = (file, *entry)
         self._recent: OrderedDict[str, torch.Tensor] = OrderedDict()
         self._shapes_only = False
 
@@ -52,12 +51,11 @@ class Checkpoint:
     def __getitem__(self, name: str) -> torch.Tensor:
         if name not in self._where:
             raise UnsupportedCheckpoint(f"{self.directory}: no tensor {name!r}")
+        file, dtype, shape, start, end = self._where[name]
         if self._shapes_only:
-            stored = self._files[self._where[name]].get_slice(name)
-            dtype = _SAFETENSORS_DTYPES.get(stored.get_dtype(), torch.uint8)
-            return torch.empty(stored.get_shape(), dtype=dtype, device="meta")
+            return torch.empty(shape, dtype=dtype, device="meta")
         if name not in self._recent:
-            self._recent[name] = self._files[self._where[name]].get_tensor(name)
+            self._recent[name] = _read_tensor(file, dtype, shape, start, end)
             while len(self._recent) > 2:
                 self._recent.popitem(last=False)
         return self._recent[name]
@@ -88,6 +86,46 @@ _SAFETENSORS_DTYPES = {
     "U8": torch.uint8,
     "BOOL": torch.bool,
 }
+
+
+def _safetensors_header(file: Path) -> dict[str, tuple[torch.dtype, tuple, int, int]]:
+    """name -> (dtype, shape, start, end): the safetensors layout, a little-endian
+    u64 header size, a JSON header, then the data (offsets relative to its start)."""
+    size = file.stat().st_size
+    with open(file, "rb") as f:
+        head = f.read(8)
+        length = int.from_bytes(head, "little") if len(head) == 8 else -1
+        try:
+            if not 2 <= length <= size - 8:
+                raise ValueError(f"header of {length} bytes in a file of {size}")
+            header = json.loads(f.read(length))
+        except ValueError as e:
+            raise UnsupportedCheckpoint(f"{file}: not a safetensors file ({e})") from None
+    base, tensors = 8 + length, {}
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        dtype = _SAFETENSORS_DTYPES.get(entry.get("dtype"))
+        start, end = entry["data_offsets"]
+        shape = tuple(entry["shape"])
+        if dtype is None:
+            raise UnsupportedCheckpoint(f"{file}: {name} has dtype {entry.get('dtype')}")
+        if end - start != torch.Size(shape).numel() * dtype.itemsize or base + end > size:
+            raise UnsupportedCheckpoint(
+                f"{file}: {name} ({entry.get('dtype')}{list(shape)}) does not fit its "
+                f"bytes {start}..{end} (the file has {size - base} bytes of data)"
+            )
+        tensors[name] = (dtype, shape, base + start, base + end)
+    return tensors
+
+
+def _read_tensor(file: Path, dtype: torch.dtype, shape: tuple, start: int, end: int):
+    tensor = torch.empty(shape, dtype=dtype)
+    with open(file, "rb") as f:
+        f.seek(start)
+        if end > start:
+            f.readinto(tensor.view(-1).view(torch.uint8).numpy())
+    return tensor
 
 
 def _safetensors_files(directory: Path) -> list[Path]:
@@ -122,6 +160,8 @@ def build(directory: Path, max_seq_len: int, dtype: torch.dtype = torch.float32)
     with torch.device("meta"):
         meta_freq = None if inv_freq is None else inv_freq.to("meta")
         model = DecoderLM(config, max_seq_len, meta_freq, scaling).to(dtype).eval()
+    if config.tie_embeddings:  # one weight for both: the export reads and stores it once
+        model.lm_head.weight = model.embed.weight
     checkpoint = Checkpoint(directory)
     loads = dict(_ours(config, checkpoint))
     if config.tie_embeddings or "lm_head.weight" not in loads:

@@ -57,7 +57,12 @@ class DecoderConfig:
 def load_hf_config(directory: Path):
     from transformers import AutoConfig
 
-    return AutoConfig.from_pretrained(str(directory), local_files_only=True)
+    if not (Path(directory) / "config.json").is_file():
+        raise UnsupportedCheckpoint(f"{directory}: no config.json")
+    try:
+        return AutoConfig.from_pretrained(str(directory), local_files_only=True)
+    except (ValueError, KeyError) as e:  # transformers' words for an unknown model_type
+        raise UnsupportedCheckpoint(f"{directory}/config.json: {e}") from None
 
 
 def from_hf(hf) -> DecoderConfig:
@@ -194,9 +199,14 @@ def rope_frequencies(hf) -> tuple[torch.Tensor, float]:
     computes them (llama3, linear, yarn... scaling included)."""
     import importlib
 
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
     rope_type = (getattr(hf, "rope_parameters", None) or {}).get("rope_type", "default")
     if rope_type in ("dynamic", "longrope"):
         raise UnsupportedCheckpoint(f"rope type {rope_type!r} changes with the sequence length")
+    if rope_type != "default" and rope_type not in ROPE_INIT_FUNCTIONS:
+        known = ", ".join(sorted({"default", *ROPE_INIT_FUNCTIONS} - {"dynamic", "longrope"}))
+        raise UnsupportedCheckpoint(f"rope type {rope_type!r} is not known (known: {known})")
     module = importlib.import_module(
         f"transformers.models.{hf.model_type}.modeling_{hf.model_type}"
     )

@@ -43,6 +43,10 @@ class Timings:
         )
 
 
+class ProgramLoadError(ValueError):
+    """A `.pte` or `.ptd` that ExecuTorch refuses (truncated, corrupted, not one)."""
+
+
 class Program:
     """A loaded `.pte` of `export.py`: its forward method and its metadata."""
 
@@ -56,10 +60,13 @@ class Program:
         path = Path(path)
         data = data if data is not None else data_path_of(path)
         # The device applies to this program's methods only (all loaded here).
+        data = data if Path(data).exists() else None
         with runtime.loading_on(device) if device is not None else contextlib.nullcontext():
-            self._program = Runtime.get().load_program(
-                path, data_path=data if Path(data).exists() else None
-            )
+            try:
+                self._program = Runtime.get().load_program(path, data_path=data)
+            except RuntimeError as e:  # ExecuTorch logs the cause above (a size, a header)
+                weights = f" with its weights {data}" if data else ""
+                raise ProgramLoadError(f"cannot load {path}{weights}: {e}") from None
             self.forward = self._program.load_method("forward")
             self.max_seq_len = self._constant("get_max_seq_len")
             self.vocab_size = self._constant("get_vocab_size")

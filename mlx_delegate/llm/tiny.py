@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Optional
 
 import torch
 
@@ -115,6 +116,99 @@ def write_tokenizer(directory: Path, vocab_size: int = 512) -> None:
     tokenizer.save(str(Path(directory) / "tokenizer.json"))
 
 
+# Public configurations (their config.json values), for checkpoints at real size.
+SHAPES = {
+    # Llama-3.2-1B
+    "llama-1b": (
+        "llama",
+        dict(
+            vocab_size=128256, hidden_size=2048, intermediate_size=8192, num_hidden_layers=16,
+            num_attention_heads=32, num_key_value_heads=8, head_dim=64,
+            max_position_embeddings=131072, rms_norm_eps=1e-5, tie_word_embeddings=True,
+            bos_token_id=128000, eos_token_id=128001,
+            rope_parameters=dict(
+                rope_type="llama3", rope_theta=500000.0, factor=32.0, low_freq_factor=1.0,
+                high_freq_factor=4.0, original_max_position_embeddings=8192,
+            ),
+        ),
+    ),
+    # Qwen3-4B
+    "qwen3-4b": (
+        "qwen3",
+        dict(
+            vocab_size=151936, hidden_size=2560, intermediate_size=9728, num_hidden_layers=36,
+            num_attention_heads=32, num_key_value_heads=8, head_dim=128,
+            max_position_embeddings=40960, rms_norm_eps=1e-6, tie_word_embeddings=True,
+            bos_token_id=151643, eos_token_id=151645,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+        ),
+    ),
+}  # fmt: skip
+
+
+def write_shaped_checkpoint(
+    directory: Path,
+    shape: str,
+    dtype: torch.dtype = torch.bfloat16,
+    shard_bytes: int = 1 << 30,
+    seed: int = 0,
+    **overrides,
+) -> int:
+    """config.json and random weights of `shape` (SHAPES; `overrides` replace
+    config values, e.g. num_hidden_layers), written a tensor at a time into
+    shards of about `shard_bytes`; returns the number of parameters."""
+    import json
+
+    import transformers as tf
+    from safetensors.torch import save_file
+
+    family, values = SHAPES[shape]
+    values = dict(values, **overrides)
+    config = tf.AutoConfig.for_model(family, **values)
+    with torch.device("meta"):
+        model = tf.AutoModelForCausalLM.from_config(config)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    config.save_pretrained(str(directory))
+    generator = torch.Generator().manual_seed(seed)
+    shards: list[dict] = [{}]
+    weight_map, size, total, parameters = {}, 0, 0, 0
+    names = dict(model.named_parameters())  # a tied LM head is not listed twice
+    for name, like in names.items():
+        nbytes = like.numel() * dtype.itemsize
+        if shards[-1] and size + nbytes > shard_bytes:
+            _save_shard(directory, shards, save_file)
+            shards.append({})
+            size = 0
+        tensor = torch.randn(like.shape, generator=generator, dtype=torch.float32) * 0.02
+        if like.dim() == 1:  # norm weights
+            tensor += 1.0
+        shards[-1][name] = tensor.to(dtype)
+        weight_map[name] = len(shards)
+        size, total, parameters = size + nbytes, total + nbytes, parameters + like.numel()
+    _save_shard(directory, shards, save_file)
+    count = len(shards)
+    index = {
+        "metadata": {"total_size": total},
+        "weight_map": {n: _shard_name(i, count) for n, i in weight_map.items()},
+    }
+    for i in range(1, count + 1):
+        (directory / f"part-{i}.safetensors").rename(directory / _shard_name(i, count))
+    (directory / "model.safetensors.index.json").write_text(json.dumps(index, indent=2))
+    return parameters
+
+
+def _shard_name(i: int, count: int) -> str:
+    return f"model-{i:05d}-of-{count:05d}.safetensors"
+
+
+def _save_shard(directory: Path, shards: list[dict], save_file) -> None:
+    """Writes the last shard (under a provisional name: the count is not known
+    yet) and drops its tensors."""
+    save_file(shards[-1], str(directory / f"part-{len(shards)}.safetensors"), {"format": "pt"})
+    shards[-1] = {"saved": None}
+
+
 def main(argv=None) -> int:
     _quiet.install()
     parser = argparse.ArgumentParser(prog="python -m mlx_delegate.llm.tiny")
@@ -122,7 +216,17 @@ def main(argv=None) -> int:
     parser.add_argument("--family", default="llama")
     parser.add_argument("--size", choices=("tiny", "100m"), default="tiny")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--shape", choices=sorted(SHAPES), default=None)
+    parser.add_argument("--dtype", choices=("fp32", "bf16"), default="bf16")
+    parser.add_argument("--layers", type=int, default=None, help="with --shape: fewer layers")
     args = parser.parse_args(argv)
+    if args.shape:
+        dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float32
+        layers = {} if args.layers is None else {"num_hidden_layers": args.layers}
+        params = write_shaped_checkpoint(args.directory, args.shape, dtype, **layers)
+        write_tokenizer(args.directory, 512)
+        print(f"{args.directory}: {args.shape} checkpoint, {params:,} parameters")
+        return 0
     from transformers.utils import logging as transformers_logging
 
     transformers_logging.disable_progress_bar()  # a bar over the one shard save_pretrained writes

@@ -158,15 +158,23 @@ def _constants(b: Emitter, weight: AffineWeight) -> bool:
     )
 
 
+PACK_SLICE = 1 << 20  # words packed at a time
+
+
 def pack(q: torch.Tensor, quant_min: int, bits: int) -> torch.Tensor:
     """q (..., rows, cols) as MLX's packed words (..., rows, cols * bits / 32),
     uint32: value k of a word holds q - quant_min in bits [k * bits, (k + 1) * bits)."""
     per_word = WORD_BITS // bits
-    unsigned = (q.to(torch.int64) - quant_min).reshape(*q.shape[:-1], -1, per_word)
-    if unsigned.min() < 0 or unsigned.max() >= 1 << bits:
+    if q.min() < quant_min or q.max() > quant_min + (1 << bits) - 1:
         raise Unsupported(f"quantized values outside [{quant_min}, {quant_min + (1 << bits) - 1}]")
+    words = q.reshape(-1, per_word)
+    packed = torch.empty(words.shape[0], dtype=torch.int64)
     shifts = torch.arange(per_word, dtype=torch.int64) * bits
-    return (unsigned << shifts).sum(-1).to(torch.uint32)
+    # In slices: the int64 arithmetic of a whole LLM embedding would take 8 bytes a value.
+    for start in range(0, words.shape[0], PACK_SLICE):
+        part = words[start : start + PACK_SLICE].to(torch.int64) - quant_min
+        packed[start : start + PACK_SLICE] = (part << shifts).sum(-1)
+    return packed.to(torch.uint32).reshape(*q.shape[:-1], -1)
 
 
 def repacked(b: Emitter, weight: AffineWeight) -> tuple[TensorSlot, TensorSlot, TensorSlot]:

@@ -1,0 +1,174 @@
+"""The streamed export: bounded memory, sharded checkpoints, and bad input
+refused with one message and nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from mlx_delegate.llm import checkpoint, tiny
+
+pytestmark = pytest.mark.xdist_group("llm")
+
+IMPORTS = (
+    "import resource, transformers, executorch.exir, mlx_delegate.partitioner, "
+    "mlx_delegate.llm.export; "
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
+)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mlx_delegate.llm", *args], capture_output=True, text=True
+    )
+
+
+def test_the_export_holds_about_one_tensor_not_the_model(tmp_path):
+    """A 1 GB bf16 checkpoint of Llama-3.2-1B's widths (8 layers, a small
+    vocabulary, in 256 MB shards): the export's peak is at most 1.5 times the
+    weights it writes, and it grows less than half the weights above a process
+    that only imported the exporter, where one more copy of the weights would
+    grow it by more than all of them."""
+    directory = tmp_path / "checkpoint"
+    tiny.write_shaped_checkpoint(
+        directory, "llama-1b", shard_bytes=256 << 20, num_hidden_layers=8, vocab_size=8192
+    )
+    assert len(list(directory.glob("model-*.safetensors"))) > 1
+    exported = _cli("export", "--model", str(directory), "--dtype", "bf16",
+                    "--max-seq-len", "256", "-o", str(tmp_path / "out" / "m.pte"))  # fmt: skip
+    assert exported.returncode == 0, exported.stderr
+    weights = (tmp_path / "out" / "m.ptd").stat().st_size
+    assert weights > 1.0e9
+    peak = float(re.search(r"peak memory: ([\d.]+) GB", exported.stdout)[1]) * 1e9
+    baseline = int(subprocess.run([sys.executable, "-c", IMPORTS], capture_output=True,
+                                  text=True, check=True).stdout)  # fmt: skip
+    assert peak <= 1.5 * weights
+    assert peak - baseline < 0.5 * weights, (peak, baseline, weights)
+
+
+def test_a_sharded_checkpoint_loads_as_the_single_file_one(tmp_path):
+    model = tiny.write_checkpoint(tmp_path / "one", "llama", seed=3)
+    model.save_pretrained(str(tmp_path / "sharded"), max_shard_size="60KB")
+    assert (tmp_path / "sharded" / checkpoint.INDEX).is_file()
+    one = checkpoint.load(tmp_path / "one", max_seq_len=16).state_dict()
+    sharded = checkpoint.load(tmp_path / "sharded", max_seq_len=16).state_dict()
+    assert one.keys() == sharded.keys()
+    for name in one:
+        torch.testing.assert_close(one[name], sharded[name], rtol=0, atol=0)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("small")
+    tiny.write_checkpoint(directory, "llama", seed=0)
+    tiny.write_tokenizer(directory, 512)
+    return directory
+
+
+def _copy(small, tmp_path, edit_config=None):
+    directory = tmp_path / "checkpoint"
+    shutil.copytree(small, directory)
+    if edit_config:
+        config = json.loads((directory / "config.json").read_text())
+        edit_config(config)
+        (directory / "config.json").write_text(json.dumps(config))
+    return directory
+
+
+def _refused(directory, tmp_path, message: str) -> None:
+    out = tmp_path / "out"
+    result = _cli("export", "--model", str(directory), "-o", str(out / "m.pte"))
+    assert result.returncode == 1
+    assert re.search(message, result.stderr), result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_a_missing_shard_is_named(small, tmp_path):
+    directory = tmp_path / "checkpoint"
+    tiny.write_checkpoint(directory, "llama", seed=0).save_pretrained(
+        str(directory), max_shard_size="60KB"
+    )
+    (directory / "model.safetensors").unlink(missing_ok=True)
+    shards = sorted(directory.glob("model-*.safetensors"))
+    shards[1].unlink()
+    _refused(directory, tmp_path, rf"shards, 1 missing: {shards[1].name}")
+
+
+def test_a_tensor_of_the_wrong_shape_is_named(small, tmp_path):
+    directory = _copy(small, tmp_path, lambda c: c.update(intermediate_size=96))
+    _refused(directory, tmp_path, r"tensor for layers.0.mlp.\w+.weight has shape \(\d+, \d+\), "
+             r"the config says \(\d+, \d+\)")  # fmt: skip
+
+
+def test_a_truncated_safetensors_file_is_named(small, tmp_path):
+    directory = _copy(small, tmp_path)
+    data = (directory / "model.safetensors").read_bytes()
+    (directory / "model.safetensors").write_bytes(data[: len(data) // 2])
+    _refused(directory, tmp_path, r"model.safetensors: .* does not fit its bytes")
+
+
+def test_an_unknown_rope_type_is_named(small, tmp_path):
+    def edit(config):
+        config["rope_parameters"] = {"rope_type": "spiral", "rope_theta": 10000.0}
+
+    _refused(_copy(small, tmp_path, edit), tmp_path, r"rope type 'spiral' is not known")
+
+
+def test_an_unknown_architecture_is_named(small, tmp_path):
+    directory = _copy(small, tmp_path, lambda c: c.update(model_type="no_such_model"))
+    _refused(directory, tmp_path, r"config.json: .*no_such_model")
+
+
+def test_a_failure_while_writing_the_weights_leaves_nothing(small, tmp_path, monkeypatch):
+    from mlx_delegate.llm.export import export_program
+
+    reads = []
+
+    def failing_read(*args):
+        reads.append(args)
+        if len(reads) == 5:
+            raise OSError("the disk went away")
+        return real_read(*args)
+
+    real_read = checkpoint._read_tensor
+    monkeypatch.setattr(checkpoint, "_read_tensor", failing_read)
+    out = tmp_path / "out"
+    with pytest.raises(OSError, match="the disk went away"):
+        export_program(small, out / "m.pte", max_seq_len=32)
+    assert list(out.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def exported(small, tmp_path_factory):
+    out = tmp_path_factory.mktemp("exported") / "m.pte"
+    result = _cli("export", "--model", str(small), "--max-seq-len", "32", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.mark.parametrize("which", ["pte", "ptd"])
+def test_a_truncated_program_or_data_file_is_refused_with_a_message(
+    small, exported, tmp_path, which
+):
+    for suffix in ("pte", "ptd"):
+        data = exported.with_suffix(f".{suffix}").read_bytes()
+        cut = data[: len(data) // 2] if suffix == which else data
+        (tmp_path / f"m.{suffix}").write_bytes(cut)
+    result = _cli("generate", str(tmp_path / "m.pte"), "--tokenizer", str(small),
+                  "--prompt", "the quick brown", "--max-new-tokens", "4")  # fmt: skip
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"cannot load {tmp_path / 'm.pte'}" in result.stderr, result.stderr
+
+
+def test_a_prompt_longer_than_the_cache_is_refused_with_a_message(small, exported):
+    result = _cli("generate", str(exported), "--tokenizer", str(small),
+                  "--prompt", "the quick brown fox " * 20)  # fmt: skip
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert re.search(r"the prompt \(\d+ tokens\) fills the cache \(32\)", result.stderr)
