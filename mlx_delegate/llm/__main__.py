@@ -49,6 +49,13 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="cpu, gpu, gpu:N, or a group gpu:0,gpu:1 for a split model (default: the best)",
     )
+    generate.add_argument(
+        "--prefill-chunk",
+        type=int,
+        default=None,
+        metavar="N",
+        help="prompt tokens a call (default 512; 0: all at once); a longer prompt goes in chunks",
+    )
     generate.add_argument("--ids", action="store_true", help="also print the generated token ids")
     generate.add_argument(
         "--ignore-eos",
@@ -92,6 +99,7 @@ def _generate(args) -> int:
         seed=args.seed,
         stop_at_eos=not args.ignore_eos,
         timings=timings,
+        **({} if args.prefill_chunk is None else {"prefill_chunk": args.prefill_chunk}),
     ):
         stream.add(token)
     stream.finish()

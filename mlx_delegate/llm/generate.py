@@ -89,6 +89,9 @@ class Program:
         return int(out[0][0])
 
 
+PREFILL_CHUNK = 512  # prompt tokens a call, as mlxd-generate's default
+
+
 def generate_ids(
     program: Program,
     prompt: list[int],
@@ -98,11 +101,16 @@ def generate_ids(
     seed: int = 0,
     stop_at_eos: bool = True,
     timings: Optional[Timings] = None,
+    prefill_chunk: int = PREFILL_CHUNK,
 ) -> Iterator[int]:
     """Yields the new token ids one by one as they are generated. An end of
     sequence is yielded and ends the generation; with `stop_at_eos=False` it
     does not (`generate --ignore-eos`, as mlxd-generate's), so a benchmark or a
-    comparison always gets `max_new_tokens`, as far as the cache allows."""
+    comparison always gets `max_new_tokens`, as far as the cache allows.
+
+    The prompt goes in chunks of `prefill_chunk` tokens (0: all at once), each
+    attending to the cache written before it, so that no call builds a mask of
+    the whole prompt squared; the last chunk's token is the first new one."""
     if not prompt:
         raise ValueError("the prompt has no tokens")
     budget = program.max_seq_len - len(prompt)
@@ -114,7 +122,10 @@ def generate_ids(
     timings = timings if timings is not None else Timings()
     timings.prompt_tokens = len(prompt)
     start = time.perf_counter()
-    token = program.step(prompt, 0, temperature, top_p, rng.random())
+    u = rng.random()
+    chunk = prefill_chunk or len(prompt)
+    for begin in range(0, len(prompt), chunk):
+        token = program.step(prompt[begin : begin + chunk], begin, temperature, top_p, u)
     timings.first_token_s = time.perf_counter() - start
     pos = len(prompt)
     for produced in range(1, min(max_new_tokens, budget) + 1):

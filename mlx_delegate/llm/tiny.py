@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import torch
 
@@ -152,11 +152,14 @@ def write_shaped_checkpoint(
     dtype: torch.dtype = torch.bfloat16,
     shard_bytes: int = 1 << 30,
     seed: int = 0,
+    fill: Optional[Callable[[int, torch.Size], torch.Tensor]] = None,
     **overrides,
 ) -> int:
     """config.json and random weights of `shape` (SHAPES; `overrides` replace
     config values, e.g. num_hidden_layers), written a tensor at a time into
-    shards of about `shard_bytes`; returns the number of parameters."""
+    shards of about `shard_bytes`; returns the number of parameters.
+    `fill(i, shape)` makes tensor i's float32 values (default: normal, std 0.02;
+    norm weights get 1 added either way)."""
     import json
 
     import transformers as tf
@@ -180,7 +183,10 @@ def write_shaped_checkpoint(
             _save_shard(directory, shards, save_file)
             shards.append({})
             size = 0
-        tensor = torch.randn(like.shape, generator=generator, dtype=torch.float32) * 0.02
+        if fill is None:
+            tensor = torch.randn(like.shape, generator=generator, dtype=torch.float32) * 0.02
+        else:
+            tensor = fill(len(weight_map), like.shape)
         if like.dim() == 1:  # norm weights
             tensor += 1.0
         shards[-1][name] = tensor.to(dtype)

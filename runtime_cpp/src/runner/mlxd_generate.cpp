@@ -39,13 +39,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlxd-generate MODEL.pte --prompt-ids \"ID ID ...\" [--max-new-tokens N]\n"
     "                     [--temperature T] [--top-p P] [--seed S] [--device D]\n"
-    "                     [--ignore-eos] [--warmup N] [--data FILE.ptd]\n"
+    "                     [--ignore-eos] [--warmup N] [--prefill-chunk N] [--data FILE.ptd]\n"
     "\n"
     "Generates from a .pte of `python -m mlx_delegate.llm export` (sampling runs in\n"
     "the program; temperature 0 is greedy). Prints the new token ids as they come,\n"
     "then time to first token, prefill and decode tokens/s. --warmup N runs N short\n"
     "untimed generations first (kernels built, memory pooled). The weights come from\n"
-    "--data, or from the MODEL.ptd beside MODEL.pte when there is one.\n";
+    "--data, or from the MODEL.ptd beside MODEL.pte when there is one. The prompt\n"
+    "goes in chunks of --prefill-chunk tokens (default 512; 0: all at once).\n";
 
 struct Options {
   std::string model;
@@ -58,6 +59,7 @@ struct Options {
   uint64_t seed = 0;
   bool ignore_eos = false;
   int warmup = 0;
+  int prefill_chunk = 512;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -123,6 +125,8 @@ Options parse_args(int argc, char** argv) {
       o.device = value("--device");
     } else if (a == "--warmup") {
       o.warmup = static_cast<int>(parse_number(a, value("--warmup"), 0, 1000));
+    } else if (a == "--prefill-chunk") {
+      o.prefill_chunk = static_cast<int>(parse_number(a, value("--prefill-chunk"), 0, 1e7));
     } else if (a == "--data") {
       o.data = value("--data");
     } else if (a == "--ignore-eos") {
@@ -200,13 +204,29 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The prompt in chunks of --prefill-chunk tokens (all of it when 0), each call
+// attending to the cache written so far: no chunk builds a prompt-square mask.
+// The last chunk's sampled token is the first new one.
+int64_t prefill(Program& program, const Options& o, float u) {
+  size_t chunk = o.prefill_chunk > 0 ? static_cast<size_t>(o.prefill_chunk) : o.prompt.size();
+  int64_t token = -1;
+  for (size_t start = 0; start < o.prompt.size(); start += chunk) {
+    size_t end = std::min(o.prompt.size(), start + chunk);
+    std::vector<int64_t> part(o.prompt.begin() + start, o.prompt.begin() + end);
+    token = program.step(part, static_cast<int64_t>(start), u);
+  }
+  return token;
+}
+
 int run(const Options& o) {
   et::runtime_init();
   if (mlxd_delegate_registered() != 1) {
     std::fprintf(stderr, "mlxd-generate: the MLX delegate backend is not registered\n");
     return 1;
   }
+  auto load_start = std::chrono::steady_clock::now();
   Program program(o);
+  double load_s = seconds_since(load_start);
   int64_t prompt_len = static_cast<int64_t>(o.prompt.size());
   if (prompt_len >= program.max_seq_len()) {
     throw std::runtime_error("the prompt (" + std::to_string(prompt_len) +
@@ -218,7 +238,7 @@ int run(const Options& o) {
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
 
   for (int i = 0; i < o.warmup; ++i) {
-    int64_t token = program.step(o.prompt, 0, uniform(rng));
+    int64_t token = prefill(program, o, uniform(rng));
     for (int64_t pos = prompt_len; pos < std::min<int64_t>(prompt_len + 3, program.max_seq_len());
          ++pos) {
       token = program.step({token}, pos, uniform(rng));
@@ -228,7 +248,7 @@ int run(const Options& o) {
 
   std::fputs("ids:", stdout);
   auto start = std::chrono::steady_clock::now();
-  int64_t token = program.step(o.prompt, 0, uniform(rng));
+  int64_t token = prefill(program, o, uniform(rng));
   double first_token_s = seconds_since(start);
   double decode_s = 0.0;
   int64_t produced = 1, pos = prompt_len;
@@ -240,7 +260,8 @@ int run(const Options& o) {
     token = program.step({token}, pos, uniform(rng));
     decode_s += seconds_since(start);
   }
-  std::printf("\ntime to first token: %.1f ms\n", first_token_s * 1e3);
+  std::printf("\nload: %.1f ms\n", load_s * 1e3);
+  std::printf("time to first token: %.1f ms\n", first_token_s * 1e3);
   std::printf("prefill: %lld tokens, %.1f tokens/s\n", static_cast<long long>(prompt_len),
               prompt_len / first_token_s);
   std::printf("decode: %lld tokens, %.1f tokens/s\n", static_cast<long long>(produced - 1),

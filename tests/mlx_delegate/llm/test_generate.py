@@ -148,7 +148,7 @@ def test_ignore_eos_generates_past_an_end_of_sequence(llama):
     generation goes on to --max-new-tokens."""
     from mlx_delegate.llm.generate import Program, generate_ids
 
-    directory, _, pte = llama
+    pte = llama[2]
     program = Program(pte, device="cpu")
     assert program.eos_ids == {2}
     prompt = _prompt_ids(directory)
@@ -200,7 +200,7 @@ def test_sampling_in_the_program_matches_eager(llama):
     from mlx_delegate.llm.generate import Program, generate_ids
     from mlx_delegate.llm.sampling import Generator
 
-    directory, _, pte = llama
+    pte = llama[2]
     prompt = _prompt_ids(directory)
     program = Program(pte, device="cpu")
     ours = list(generate_ids(program, prompt, 24, temperature=0.9, top_p=0.8, seed=7))
@@ -322,3 +322,37 @@ def test_the_hot_path_is_fused(llama):
     for attention in main_instructions(llama[2].read_bytes()):
         if attention.op == "ScaledDotProductAttention":  # MLX's causal mode, no mask tensor
             assert attention.literals["lower_right"] and "mask" not in attention.reads
+
+
+def test_a_prompt_in_chunks_gives_the_tokens_of_one_call(llama):
+    """A 40-token prompt in chunks of 16, 16 and 8 (each call attends to the cache
+    written before it): the tokens of the whole prompt in one call, and no call
+    is longer than the chunk."""
+    from mlx_delegate.llm.generate import Program, generate_ids
+
+    program = Program(llama[2], device="cpu")
+    calls = []
+    step = program.step
+    program.step = lambda tokens, *rest: calls.append(len(tokens)) or step(tokens, *rest)
+    prompt = [(7 * i + 3) % 512 for i in range(40)]
+    whole = list(generate_ids(program, prompt, 8, stop_at_eos=False, prefill_chunk=0))
+    assert calls[0] == 40
+    calls.clear()
+    chunked = list(generate_ids(program, prompt, 8, stop_at_eos=False, prefill_chunk=16))
+    assert calls[:3] == [16, 16, 8] and max(calls) == 16
+    assert chunked == whole
+
+
+def test_mlxd_generate_prefills_in_chunks(llama):
+    pte = llama[2]
+    build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
+    exe = build / "mlxd-generate"
+    prompt = " ".join(str((7 * i + 3) % 512) for i in range(40))
+
+    def ids(chunk: str) -> list[int]:
+        done = subprocess.run([str(exe), str(pte), "--prompt-ids", prompt, "--max-new-tokens",
+                               "8", "--ignore-eos", "--prefill-chunk", chunk],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return _generated_ids(done.stdout)
+
+    assert ids("16") == ids("0")

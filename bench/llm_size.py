@@ -1,0 +1,328 @@
+"""LLMs at real size on the GPU machine: ours (mlxd-generate on gpu:0) against
+mlx-lm and torch eager CUDA on the same checkpoint, in one run.
+
+Here (the export needs ExecuTorch's Python, which the GPU machine lacks):
+    .venv/bin/python bench/llm_size.py --prepare .gpu/size --shape llama-1b \\
+        [--dtypes bf16,int8,int4] [--layers N]
+writes a checkpoint of the public configuration with tiled weights (every tensor
+a different cyclic shift of one random block: as costly to read as random
+weights, but gzip shrinks them ~1000x, so they fit a device call), exports our
+.pte/.ptd for each dtype from it, and gzips all into DIR.
+There (after ../shared/GPU.md's install calls, with mlx-lm's wheel installed):
+    python3 bench/llm_size.py --run .gpu/size --generate BUILD/mlxd-generate
+prints one table row per system and dtype: load time, time to first token,
+prefill and decode tokens/s, peak GPU memory (sampled through NVML from outside
+the measured process), and the fraction of the card's memory bandwidth decode
+reaches: (bytes of weights read per token + the KV cache read at the mean
+decode position) x decode tokens/s / bandwidth.
+
+Each system runs in its own process: greedy, a --prompt-len prompt, --new-tokens
+new tokens, no stop at EOS, after one untimed warm-up generation. mlx-lm's int8
+and int4 rows quantize its bf16 model with its own nn.quantize at our group size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+BANDWIDTH = {"H100": 3.35e12, "H200": 4.8e12}  # bytes/s, the SXM cards' HBM3/HBM3e
+
+
+# ---- here -----------------------------------------------------------------------------
+
+
+def prepare(args) -> None:
+    import torch
+
+    from mlx_delegate.llm import tiny
+    from mlx_delegate.llm.export import export_program
+
+    out, work = args.prepare, args.work
+    out.mkdir(parents=True, exist_ok=True)
+    checkpoint = work / f"{args.shape}-{args.layers or 'all'}"
+    if not (checkpoint / "tokenizer.json").is_file():
+        block = torch.randn(4096, generator=torch.Generator().manual_seed(0)) * 0.02
+
+        def tiled(i: int, shape) -> torch.Tensor:
+            index = (torch.arange(shape.numel()) + 97 * i) % block.numel()
+            return block[index].view(shape)
+
+        layers = {} if args.layers is None else {"num_hidden_layers": args.layers}
+        tiny.write_shaped_checkpoint(checkpoint, args.shape, fill=tiled, **layers)
+        tiny.write_tokenizer(checkpoint, 512)
+    bundle = out / "checkpoint"
+    bundle.mkdir(exist_ok=True)
+    for f in checkpoint.iterdir():
+        _gzip(f, bundle / (f.name + ".gz"))
+    for dtype in args.dtypes:
+        quantize = dtype if dtype.startswith("int") else None
+        pte = work / f"{args.shape}-{dtype}.pte"
+        result = export_program(
+            checkpoint, pte, dtype="bf16", quantize=quantize, group_size=args.group_size,
+            max_seq_len=args.max_seq_len,
+        )  # fmt: skip
+        print(result.report(), flush=True)
+        _gzip(pte, out / f"{dtype}.pte.gz")
+        _gzip(result.data_path, out / f"{dtype}.ptd.gz")
+    (out / "meta.json").write_text(json.dumps({"shape": args.shape, "layers": args.layers}))
+    for f in sorted(out.rglob("*.gz")):
+        print(f"{f}: {f.stat().st_size / 2**20:.2f} MiB")
+
+
+def _gzip(source: Path, target: Path) -> None:
+    with open(source, "rb") as src, gzip.open(target, "wb", compresslevel=1) as dst:
+        shutil.copyfileobj(src, dst, 1 << 24)
+
+
+def _gunzip(source: Path, target: Path) -> Path:
+    if not target.is_file():
+        with gzip.open(source, "rb") as src, open(target, "wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 24)
+    return target
+
+
+# ---- there ----------------------------------------------------------------------------
+
+
+class GpuMemoryPeak:
+    """The GPU's used memory, sampled every 20 ms while the block runs."""
+
+    def __enter__(self):
+        import pynvml
+
+        pynvml.nvmlInit()
+        handle = pynvml.nvmlDeviceGetHandleByIndex(0)
+        self.name = pynvml.nvmlDeviceGetName(handle)
+        used = lambda: pynvml.nvmlDeviceGetMemoryInfo(handle).used  # noqa: E731
+        self.base, self.peak, self._stop = used(), 0, threading.Event()
+
+        def sample():
+            while not self._stop.is_set():
+                self.peak = max(self.peak, used() - self.base)
+                time.sleep(0.02)
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def run(args) -> None:
+    directory, work = args.run, args.work
+    work.mkdir(parents=True, exist_ok=True)
+    checkpoint = work / "checkpoint"
+    checkpoint.mkdir(exist_ok=True)
+    for f in (directory / "checkpoint").iterdir():
+        _gunzip(f, checkpoint / f.name.removesuffix(".gz"))
+    config = json.loads((checkpoint / "config.json").read_text())
+    prompt = [(7 * i + 3) % config["vocab_size"] for i in range(args.prompt_len)]
+    rows = []
+    for dtype in args.dtypes:
+        if (directory / f"{dtype}.pte.gz").is_file():
+            pte = _gunzip(directory / f"{dtype}.pte.gz", work / f"{dtype}.pte")
+            _gunzip(directory / f"{dtype}.ptd.gz", work / f"{dtype}.ptd")
+            rows.append(_measure("ours", dtype, _ours(args, pte, prompt)))
+        rows.append(_measure("mlx-lm", dtype, _child("mlx_lm", args, checkpoint, dtype, prompt)))
+        if dtype == "bf16":
+            rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
+    _table(rows, config, args)
+
+
+def _measure(system: str, dtype: str, command: list[str]) -> dict:
+    with GpuMemoryPeak() as memory:
+        result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"{system} {dtype} failed:\n{result.stderr[-3000:]}", flush=True)
+        return {"system": system, "dtype": dtype, "failed": True}
+    numbers = {
+        key: float(value)
+        for key, value in re.findall(r"^(load|ttft|prefill|decode): ([\d.]+)", result.stdout, re.M)
+    }
+    row = {"system": system, "dtype": dtype, "peak": memory.peak, "gpu": memory.name, **numbers}
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def _ours(args, pte: Path, prompt: list[int]) -> list[str]:
+    """mlxd-generate's own report, in _measure's words."""
+    script = (
+        "import re, subprocess, sys; "
+        "out = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True).stdout; "
+        "get = lambda p: float(re.search(p, out).group(1)); "
+        "print('load:', get(r'load: ([\\d.]+) ms') / 1e3); "
+        "print('ttft:', get(r'time to first token: ([\\d.]+) ms') / 1e3); "
+        "print('prefill:', get(r'prefill: \\d+ tokens, ([\\d.]+)')); "
+        "print('decode:', get(r'decode: \\d+ tokens, ([\\d.]+)'))"
+    )
+    return [sys.executable, "-c", script, str(args.generate), str(pte), "--device", "gpu:0",
+            "--prompt-ids", " ".join(map(str, prompt)), "--max-new-tokens", str(args.new_tokens),
+            "--ignore-eos", "--warmup", "1", "--prefill-chunk", str(args.prefill_chunk)]  # fmt: skip
+
+
+def _child(system: str, args, checkpoint: Path, dtype: str, prompt: list[int]) -> list[str]:
+    return [sys.executable, __file__, "--child", system, "--child-checkpoint", str(checkpoint),
+            "--child-dtype", dtype, "--prompt-len", str(len(prompt)), "--new-tokens",
+            str(args.new_tokens), "--group-size", str(args.group_size),
+            "--max-seq-len", str(args.max_seq_len)]  # fmt: skip
+
+
+def _timed(step_first, step_next, new_tokens: int) -> tuple[float, float]:
+    """(time to first token, decode seconds of the new_tokens - 1 after it)."""
+    start = time.perf_counter()
+    token = step_first()
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(new_tokens - 1):
+        token = step_next(token)
+    return first, time.perf_counter() - start
+
+
+def child_mlx_lm(args) -> None:
+    import mlx.core as mx
+    import mlx.nn as nn
+    from mlx_lm.generate import generate_step
+    from mlx_lm.utils import load_model
+
+    start = time.perf_counter()
+    model, _ = load_model(Path(args.child_checkpoint))
+    if args.child_dtype.startswith("int"):
+        nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
+    mx.eval(model.parameters())
+    load = time.perf_counter() - start
+    prompt = mx.array([(7 * i + 3) % model.args.vocab_size for i in range(args.prompt_len)])
+
+    def generation():
+        steps = generate_step(prompt, model, max_tokens=args.new_tokens)
+        times = []
+        start = time.perf_counter()
+        for _ in steps:  # each step yields a token it has evaluated
+            times.append(time.perf_counter() - start)
+        return times
+
+    generation()  # warm-up
+    times = generation()
+    print("load:", load)
+    print("ttft:", times[0])
+    print("prefill:", args.prompt_len / times[0])
+    print("decode:", (len(times) - 1) / (times[-1] - times[0]))
+
+
+def child_torch(args) -> None:
+    import torch
+
+    from mlx_delegate.llm import checkpoint
+
+    start = time.perf_counter()
+    model = checkpoint.load(Path(args.child_checkpoint), args.max_seq_len, torch.bfloat16)
+    model = model.cuda().requires_grad_(False)
+    torch.cuda.synchronize()
+    load = time.perf_counter() - start
+    prompt = torch.tensor([[(7 * i + 3) % model.c.vocab_size for i in range(args.prompt_len)]])
+    position = [args.prompt_len]
+
+    def first():
+        position[0] = args.prompt_len
+        token = model(prompt.cuda(), torch.tensor([0], device="cuda")).argmax(-1)
+        return int(token)
+
+    def following(token: int):
+        logits = model(torch.tensor([[token]], device="cuda"), torch.tensor([position[0]]).cuda())
+        position[0] += 1
+        return int(logits.argmax(-1))
+
+    with torch.no_grad():
+        _timed(first, following, 4)  # warm-up
+        ttft, decode = _timed(first, following, args.new_tokens)
+    print("load:", load)
+    print("ttft:", ttft)
+    print("prefill:", args.prompt_len / ttft)
+    print("decode:", (args.new_tokens - 1) / decode)
+
+
+# ---- the table --------------------------------------------------------------------------
+
+
+def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> float:
+    """Weights read by one decode step (every matrix but the embedding, which
+    gives one row; a tied LM head is that matrix, read whole) plus the KV cache
+    read up to `position`. Quantized: 4 or 8 bits a weight plus our float32
+    scale and bias per group (mlx-lm's are bfloat16: it reads a little less)."""
+    hidden, layers = config["hidden_size"], config["num_hidden_layers"]
+    heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
+    head_dim = config.get("head_dim") or hidden // heads
+    per_layer = hidden * head_dim * (2 * heads + 2 * kv) + 3 * hidden * config["intermediate_size"]
+    matrices = layers * per_layer + config["vocab_size"] * hidden  # the LM head
+    width = {"bf16": 2.0, "int8": 1 + 8 / group, "int4": 0.5 + 8 / group}[dtype]
+    cache = 2 * layers * kv * head_dim * position * 2  # bf16 K and V
+    return matrices * width + cache
+
+
+def _table(rows: list[dict], config: dict, args) -> None:
+    gpu = next((r["gpu"] for r in rows if "gpu" in r), "?")
+    bandwidth = next((b for name, b in BANDWIDTH.items() if name in gpu), BANDWIDTH["H100"])
+    position = args.prompt_len + args.new_tokens / 2
+    print(f"\n{gpu}, prompt {args.prompt_len}, {args.new_tokens} new tokens, greedy; "
+          f"bandwidth {bandwidth / 1e12:.2f} TB/s\n")  # fmt: skip
+    print("| system | dtype | load s | TTFT ms | prefill tok/s | decode tok/s | decode vs mlx-lm "
+          "| peak GPU GB | bandwidth |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    reference = {r["dtype"]: r.get("decode") for r in rows if r["system"] == "mlx-lm"}
+    for r in rows:
+        if r.get("failed"):
+            print(f"| {r['system']} | {r['dtype']} | failed | | | | | | |")
+            continue
+        fraction = bytes_per_token(config, r["dtype"], args.group_size, position) * r["decode"]
+        peer = reference.get(r["dtype"])
+        ratio = f"{r['decode'] / peer:.2f}x" if peer else "-"
+        print(f"| {r['system']} | {r['dtype']} | {r['load']:.2f} | {r['ttft'] * 1e3:.1f} | "
+              f"{r['prefill']:.0f} | {r['decode']:.1f} | {ratio} | {r['peak'] / 1e9:.2f} | "
+              f"{fraction / bandwidth:.0%} |")  # fmt: skip
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/llm_size.py")
+    parser.add_argument("--prepare", type=Path, default=None, metavar="DIR")
+    parser.add_argument("--run", type=Path, default=None, metavar="DIR")
+    parser.add_argument("--shape", default="llama-1b")
+    parser.add_argument("--layers", type=int, default=None)
+    parser.add_argument("--dtypes", default="bf16,int8,int4")
+    parser.add_argument("--prompt-len", type=int, default=512)
+    parser.add_argument("--new-tokens", type=int, default=256)
+    parser.add_argument("--max-seq-len", type=int, default=1024)
+    parser.add_argument("--group-size", type=int, default=64)
+    parser.add_argument("--prefill-chunk", type=int, default=512)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/llm-size"))
+    parser.add_argument("--generate", type=Path, default=REPO / "build/runtime/mlxd-generate")
+    parser.add_argument("--child", choices=("mlx_lm", "torch"), default=None)
+    parser.add_argument("--child-checkpoint", default=None)
+    parser.add_argument("--child-dtype", default=None)
+    args = parser.parse_args(argv)
+    args.dtypes = args.dtypes.split(",")
+    if args.child:
+        {"mlx_lm": child_mlx_lm, "torch": child_torch}[args.child](args)
+    elif args.prepare:
+        prepare(args)
+    elif args.run:
+        run(args)
+    else:
+        parser.error("--prepare DIR or --run DIR")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
