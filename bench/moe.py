@@ -6,6 +6,19 @@ experts). Prints a table of median latencies through executorch.runtime.
 
     .venv/bin/python bench/moe.py [--tokens 1 8 32 128] [--repeat 10] [--threads N]
 
+On the GPU machine (no ExecuTorch Python there): first, here,
+    .venv/bin/python bench/moe.py --prepare-gpu .gpu/moe
+writes a narrower block (GPU_SHAPE: 8 experts, top-4, so that a device call carries
+it) in bf16, lowered before and after and with int4 experts, one program per token
+count (float32 in and out), with inputs and eager's output on this CPU; there, `bash bench/gpu_moe.sh` builds mlxd-run and the CUDA plugin and
+runs `python3 bench/moe.py --gpu .gpu/moe --runner BUILD/mlxd-run`. Seen on an
+NVIDIA H100 80GB HBM3 (errors: max |y - eager bf16 on this CPU|):
+
+    tokens  rows |  copies ms     err | GatherMM ms     err | int4 QMM ms     err
+         1     4 |      0.425 4.9e-04 |      0.319 4.9e-04 |      0.593 4.9e-04
+        64   256 |      1.775 7.3e-04 |      1.190 7.3e-04 |      0.977 7.3e-04
+       512  2048 |      8.828 2.8e-02 |      1.766 2.8e-02 |      2.942 2.8e-02
+
 "before" lowers the same program with the expert-gather pattern taken out of
 the registry (mlx_delegate/ops/experts.py), which is what the compiler did
 before it existed.
@@ -27,7 +40,10 @@ slower than the float32 product; on the GPUs both are MLX's gather kernels."""
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import statistics
+import subprocess
 import sys
 import time
 from contextlib import contextmanager
@@ -40,17 +56,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mlx_delegate import _quiet  # noqa: E402
 
 HIDDEN, INTERMEDIATE, EXPERTS, TOP_K = 768, 384, 16, 2
+GPU_SHAPE = dict(hidden=512, intermediate=256, experts=8, top_k=4)
+GPU_TOKENS = (1, 64, 512)  # 512 tokens: 2048 rows, sorted by expert (exec_gather_mm)
 
 
-def moe_block() -> torch.nn.Module:
+def moe_block(
+    hidden=HIDDEN, intermediate=INTERMEDIATE, experts=EXPERTS, top_k=TOP_K
+) -> torch.nn.Module:
     from transformers import Qwen3MoeConfig
     from transformers.models.qwen3_moe.modeling_qwen3_moe import Qwen3MoeSparseMoeBlock
 
     config = Qwen3MoeConfig(
-        hidden_size=HIDDEN,
-        moe_intermediate_size=INTERMEDIATE,
-        num_experts=EXPERTS,
-        num_experts_per_tok=TOP_K,
+        hidden_size=hidden,
+        moe_intermediate_size=intermediate,
+        num_experts=experts,
+        num_experts_per_tok=top_k,
         norm_topk_prob=True,
         experts_implementation="batched_mm",
     )
@@ -75,6 +95,17 @@ class Prefill(torch.nn.Module):
         return out[0] if isinstance(out, tuple) else out
 
 
+class Float32IO(torch.nn.Module):
+    """The block in `dtype` behind float32 inputs and outputs (mlxd-run's files)."""
+
+    def __init__(self, block, dtype):
+        super().__init__()
+        self.block, self.dtype = block.to(dtype), dtype
+
+    def forward(self, x):
+        return self.block(x.to(self.dtype)).float()
+
+
 @contextmanager
 def without_expert_pattern():
     from mlx_delegate.ops import default_registry, experts
@@ -88,13 +119,13 @@ def without_expert_pattern():
         patterns.insert(index, experts.gathered_experts_matmul)
 
 
-def lowered(model, x) -> bytes:
+def lowered(model, x, dynamic_shapes=None, device="cpu") -> bytes:
     from executorch.exir import to_edge_transform_and_lower
 
     from mlx_delegate.partitioner import MLXPartitioner
 
-    exported = torch.export.export(model, (x,))
-    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device="cpu")])
+    exported = torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
+    edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
     return edge.to_executorch().buffer
 
 
@@ -118,13 +149,88 @@ def timed_program(pte: bytes, x, want, repeat: int) -> tuple[float, float]:
     return median_ms(lambda: method.execute([x]), repeat), error
 
 
+GPU_KINDS = ("before", "after", "int4")
+
+
+def prepare_gpu(out: Path) -> None:
+    from mlx_delegate.quantize_experts import quantize_experts
+    from mlx_delegate.tensor_bin import write_tensors
+
+    out.mkdir(parents=True, exist_ok=True)
+    for kind in GPU_KINDS:
+        block = moe_block(**GPU_SHAPE)
+        if kind == "int4":
+            quantize_experts(block, "int4", 64)
+        model = Float32IO(Prefill(block), torch.bfloat16)
+        for count in GPU_TOKENS:
+            generator = torch.Generator().manual_seed(count)
+            x = torch.randn(1, count, GPU_SHAPE["hidden"], generator=generator)
+            if kind == "before":
+                with without_expert_pattern():
+                    pte = lowered(model, x, device="gpu")
+            else:
+                pte = lowered(model, x, device="gpu")
+            (out / f"{kind}.{count}.pte").write_bytes(pte)
+            write_tensors(out / f"x{count}.bin", [x])
+            with torch.no_grad():
+                write_tensors(out / f"{kind}.{count}.expected.bin", [model(x)])
+    (out / "manifest.json").write_text(json.dumps({"shape": GPU_SHAPE, "tokens": GPU_TOKENS}))
+    total = sum(f.stat().st_size for f in out.iterdir())
+    print(f"{out}: {total / 2**20:.1f} MiB")
+
+
+def run_gpu(folder: Path, runner: Path, device: str, repeat: int) -> None:
+    """Times each program through mlxd-run; the error is max |y - eager bf16 on the CPU|."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from models import read_float32_bin
+
+    manifest = json.loads((folder / "manifest.json").read_text())
+    shape = manifest["shape"]
+    print(
+        f"Qwen3-MoE sparse block in bf16 on {device}: hidden {shape['hidden']}, expert "
+        f"intermediate {shape['intermediate']}, {shape['experts']} experts, top-{shape['top_k']}"
+    )
+    header = f"{'tokens':>6} {'rows':>5} | " + " | ".join(
+        f"{k + ' ms':>10} {'err':>7}" for k in ("copies", "GatherMM", "int4 QMM")
+    )
+    print(header)
+    print("-" * len(header))
+    for count in manifest["tokens"]:
+        cells = []
+        for kind in GPU_KINDS:
+            out_bin = Path("/tmp") / f"moe.{kind}.{count}.out.bin"
+            command = [str(runner), str(folder / f"{kind}.{count}.pte"), "--inputs",
+                       str(folder / f"x{count}.bin"), "--outputs", str(out_bin), "--device",
+                       device, "--warmup", "5", "--repeat", str(repeat)]  # fmt: skip
+            done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+            found = re.search(r"latency ms: median ([\d.]+)", done.stdout)
+            if done.returncode != 0 or not found:
+                cells.append(f"{'failed':>10} {'':>7}")
+                print(done.stdout[-300:], done.stderr[-600:], file=sys.stderr)
+                continue
+            (got,) = read_float32_bin(out_bin)
+            (want,) = read_float32_bin(folder / f"{kind}.{count}.expected.bin")
+            cells.append(f"{float(found.group(1)):>10.3f} {abs(got - want).max():>7.1e}")
+        print(f"{count:>6} {count * shape['top_k']:>5} | " + " | ".join(cells))
+
+
 def main(argv=None) -> int:
     _quiet.install()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tokens", type=int, nargs="+", default=[1, 8, 32, 128])
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--threads", type=int, default=None, help="torch eager's threads")
+    parser.add_argument("--prepare-gpu", type=Path, help="write the GPU run's files here")
+    parser.add_argument("--gpu", type=Path, help="time the programs of --prepare-gpu")
+    parser.add_argument("--runner", type=Path, help="mlxd-run, with --gpu")
+    parser.add_argument("--device", default="gpu:0", help="with --gpu")
     args = parser.parse_args(argv)
+    if args.prepare_gpu:
+        prepare_gpu(args.prepare_gpu)
+        return 0
+    if args.gpu:
+        run_gpu(args.gpu, args.runner, args.device, max(args.repeat, 50))
+        return 0
     if args.threads:
         torch.set_num_threads(args.threads)
 
