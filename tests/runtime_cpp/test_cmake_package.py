@@ -29,7 +29,7 @@ def run(*args, **kwargs) -> subprocess.CompletedProcess:
 
 def test_find_package_consumer_links_and_runs(runtime_build, tmp_path):
     prefix = tmp_path / "prefix"
-    with build_lock(runtime_build):  # the wheel test configures the same tree
+    with build_lock(runtime_build):  # another worker's build.sh configures the same tree
         run(CMAKE, "-DMLXD_WHEEL_LAYOUT=OFF", runtime_build)
         run(CMAKE, "--install", runtime_build, "--prefix", prefix)
     lib = prefix / "lib"
