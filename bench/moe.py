@@ -19,6 +19,12 @@ NVIDIA H100 80GB HBM3 (errors: max |y - eager bf16 on this CPU|):
         64   256 |      1.775 7.3e-04 |      1.190 7.3e-04 |      0.977 7.3e-04
        512  2048 |      8.828 2.8e-02 |      1.766 2.8e-02 |      2.942 2.8e-02
 
+GatherQMM computes in float32 (mlx_delegate/ops/quantized.py says why). In MLX 0.32.4's
+own Python on the same H100, at Qwen3-30B-A3B's expert shape (128 experts of 768 x 2048,
+top-8), gather_qmm int4 in float32 takes 0.129 / 1.772 / 13.29 ms at 8 / 512 / 4096 rows
+against 0.111 / 0.503 / 2.839 in bf16 (bf16 gather_mm: 0.087 / 0.605 / 4.03, and with the
+rows sorted 0.83 ms at 1024 rows and 1.07 at 4096); sorting does not speed up gather_qmm.
+
 "before" lowers the same program with the expert-gather pattern taken out of
 the registry (mlx_delegate/ops/experts.py), which is what the compiler did
 before it existed.
