@@ -11,8 +11,8 @@ it writes the data file, and never holds the whole model."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
-from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
@@ -27,7 +27,8 @@ INDEX = "model.safetensors.index.json"
 
 class Checkpoint:
     """The tensors of a checkpoint's safetensors files by name, read one at a
-    time (the last few read are kept: fused projections are read once per part).
+    time and kept by nobody (a fused projection is read again for each part: the
+    page cache serves it, where a kept copy would count against the export).
 
     Tensors are read with plain reads, not through a mapping of the file: pages
     of a mapped checkpoint stay resident (and counted) until it is closed, so
@@ -39,7 +40,6 @@ class Checkpoint:
         for file in _safetensors_files(self.directory):
             for name, entry in _safetensors_header(file).items():
                 self._where[name] = (file, *entry)
-        self._recent: OrderedDict[str, torch.Tensor] = OrderedDict()
         self._shapes_only = False
 
     def __contains__(self, name: str) -> bool:
@@ -54,14 +54,18 @@ class Checkpoint:
         file, dtype, shape, start, end = self._where[name]
         if self._shapes_only:
             return torch.empty(shape, dtype=dtype, device="meta")
-        if name not in self._recent:
-            self._recent[name] = _read_tensor(file, dtype, shape, start, end)
-            while len(self._recent) > 2:
-                self._recent.popitem(last=False)
-        return self._recent[name]
+        return _read_tensor(file, dtype, shape, start, end)
 
     def load(self, name: str) -> Load:
-        return lambda: self[name]
+        return Stored(self, name)
+
+    def rows(self, name: str, start: int, stop: int) -> torch.Tensor:
+        """Rows start..stop of tensor `name` (its first axis), read alone."""
+        file, dtype, shape, begin, end = self._where[name]
+        row = (end - begin) // shape[0]
+        stop = min(stop, shape[0])
+        return _read_tensor(file, dtype, (stop - start, *shape[1:]), begin + start * row,
+                            begin + stop * row)  # fmt: skip
 
     @contextlib.contextmanager
     def shapes_only(self) -> Iterator[None]:
@@ -199,7 +203,28 @@ def buffer_value(leaf: str, like: torch.Tensor, inv_freq: Optional[torch.Tensor]
     return torch.zeros(like.shape, dtype=like.dtype)
 
 
+@dataclasses.dataclass(frozen=True)
+class Stored:
+    """The load of a tensor stored as it is: it can also read a slice of rows,
+    so that a large weight is quantized without being read whole."""
+
+    checkpoint: Checkpoint
+    name: str
+    dtype: Optional[torch.dtype] = None  # converted to, when read
+
+    def __call__(self) -> torch.Tensor:
+        return self._converted(self.checkpoint[self.name])
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        return self._converted(self.checkpoint.rows(self.name, start, stop))
+
+    def _converted(self, tensor: torch.Tensor) -> torch.Tensor:
+        return tensor if self.dtype is None else tensor.to(self.dtype)
+
+
 def _converted(load: Load, dtype: torch.dtype) -> Load:
+    if isinstance(load, Stored):
+        return dataclasses.replace(load, dtype=dtype)
     return lambda: load().to(dtype)
 
 

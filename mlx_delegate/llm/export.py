@@ -181,6 +181,9 @@ def _write_atomically(path: Path, data: bytes) -> None:
 _INNER = re.compile(r"(.+)\.parametrizations\.(\w+)\.original(\d+)")
 
 
+QUANTIZE_ROWS = 4096  # rows of a weight quantized at a time
+
+
 class WeightSource:
     """The real tensor each meta tensor of the exported program stands for,
     made on demand from the checkpoint: converted to the export's dtype and, for
@@ -194,14 +197,15 @@ class WeightSource:
         quantizer: Optional[Callable[[nn.Module], None]],
     ):
         self.root, self.loads, self.inv_freq, self.quantizer = root, loads, inv_freq, quantizer
-        self._last: tuple[str, torch.Tensor] = ("", torch.empty(0))  # parts are read in a row
+        # a quantized weight's inner tensors are asked for one after the other
+        self._last: tuple[str, object] = ("", None)
 
     def resolve(self, target: str, like: torch.Tensor) -> torch.Tensor:
         inner = _INNER.fullmatch(target)
         name = f"{inner[1]}.{inner[2]}" if inner else target
         value = self._value(name)
         if inner:
-            value = getattr(value, type(value).__tensor_flatten__(value)[0][int(inner[3])])
+            value = value[int(inner[3])]
         if value.dtype != like.dtype or value.shape != like.shape:
             raise ValueError(
                 f"{target}: the checkpoint gives {value.dtype}{tuple(value.shape)}, "
@@ -211,6 +215,7 @@ class WeightSource:
 
     def _value(self, name: str) -> torch.Tensor:
         if self._last[0] != name:
+            self._last = ("", None)  # not held while the next one is made
             self._last = (name, self._make(name))
         return self._last[1]
 
@@ -220,15 +225,29 @@ class WeightSource:
         if ours not in self.loads:
             like = self.root.get_buffer(name)
             return checkpoint.buffer_value(leaf, like, self.inv_freq)
-        value = self.loads[ours]()
-        held = self.root.get_parameter(name)
+        load, held = self.loads[ours], self.root.get_parameter(name)
         if type(held) is nn.Parameter or self.quantizer is None:
-            return value
-        # A quantized weight: quantize the real one as the meta model's was.
-        owner = self.root.get_submodule(module_path)
-        module = _like(owner, value)
-        self.quantizer(module)
-        return module.weight
+            return load()
+        rows = getattr(load, "rows", None) or (lambda start, stop: load()[start:stop])
+        return self._quantized(self.root.get_submodule(module_path), rows, held.shape)
+
+    def _quantized(self, owner: nn.Module, rows, shape: torch.Size) -> list[torch.Tensor]:
+        """The inner tensors (in `__tensor_flatten__`'s order) of the weight of
+        `shape` whose rows `rows(start, stop)` reads, quantized as the meta
+        model's was. Groups run along a row, so rows are read and quantized a
+        slice at a time: a whole LLM embedding would be read, then widened to
+        float32, at once."""
+        inner: list[torch.Tensor] = []
+        for start in range(0, shape[0], QUANTIZE_ROWS):
+            module = _like(owner, rows(start, start + QUANTIZE_ROWS))
+            self.quantizer(module)
+            names, _ = type(module.weight).__tensor_flatten__(module.weight)
+            parts = [getattr(module.weight, n) for n in names]
+            if not inner:  # each inner tensor has a row per row of the weight
+                inner = [p.new_empty((shape[0], *p.shape[1:])) for p in parts]
+            for whole, part in zip(inner, parts):
+                whole[start : start + part.shape[0]] = part
+        return inner
 
 
 def _like(owner: nn.Module, weight: torch.Tensor) -> nn.Module:

@@ -168,13 +168,13 @@ def pack(q: torch.Tensor, quant_min: int, bits: int) -> torch.Tensor:
     if q.min() < quant_min or q.max() > quant_min + (1 << bits) - 1:
         raise Unsupported(f"quantized values outside [{quant_min}, {quant_min + (1 << bits) - 1}]")
     words = q.reshape(-1, per_word)
-    packed = torch.empty(words.shape[0], dtype=torch.int64)
+    packed = torch.empty(words.shape[0], dtype=torch.uint32)
     shifts = torch.arange(per_word, dtype=torch.int64) * bits
     # In slices: the int64 arithmetic of a whole LLM embedding would take 8 bytes a value.
     for start in range(0, words.shape[0], PACK_SLICE):
         part = words[start : start + PACK_SLICE].to(torch.int64) - quant_min
-        packed[start : start + PACK_SLICE] = (part << shifts).sum(-1)
-    return packed.to(torch.uint32).reshape(*q.shape[:-1], -1)
+        packed[start : start + PACK_SLICE] = (part << shifts).sum(-1).to(torch.uint32)
+    return packed.reshape(*q.shape[:-1], -1)
 
 
 def repacked(b: Emitter, weight: AffineWeight) -> tuple[TensorSlot, TensorSlot, TensorSlot]:

@@ -172,3 +172,22 @@ def test_a_prompt_longer_than_the_cache_is_refused_with_a_message(small, exporte
                   "--prompt", "the quick brown fox " * 20)  # fmt: skip
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert re.search(r"the prompt \(\d+ tokens\) fills the cache \(32\)", result.stderr)
+
+
+def test_quantizing_a_weight_by_row_slices_gives_the_whole_weights_quantization(monkeypatch):
+    """Groups run along rows, so slices of rows quantize as the whole does."""
+    from torch import nn
+
+    from mlx_delegate.llm import export
+    from mlx_delegate.llm.quantize import quantize_weights
+
+    weight = torch.randn(10, 64, generator=torch.Generator().manual_seed(0))
+    source = export.WeightSource(nn.Module(), {}, None, lambda m: quantize_weights(m, "int4", 32))
+    owner = nn.Linear(64, 10, bias=False)
+    rows = lambda start, stop: weight[start:stop]  # noqa: E731
+    whole = source._quantized(owner, rows, weight.shape)
+    monkeypatch.setattr(export, "QUANTIZE_ROWS", 3)
+    sliced = source._quantized(owner, rows, weight.shape)
+    assert len(whole) == len(sliced) == 3  # qdata, scale, zero point
+    for a, b in zip(whole, sliced):
+        assert torch.equal(a, b)
