@@ -64,12 +64,11 @@ class DataSession:
         """A delegate's constant, to be written (one its passes still read)."""
         self.constants[key] = constant
 
-    def real(self, target: str, value: torch.Tensor) -> torch.Tensor:
-        if not value.is_meta:
-            return value
+    def real(self, target: str, meta: torch.Tensor) -> torch.Tensor:
+        """The data the program's meta tensor `target` stands for."""
         if self.resolve is None:
             raise ValueError(f"{target} is a meta tensor and this export has no weight source")
-        return self.resolve(target, value)
+        return self.resolve(target, meta)
 
     @property
     def nbytes(self) -> int:
