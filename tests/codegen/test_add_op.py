@@ -69,6 +69,12 @@ def add(capsys, *args: str) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
+def union_members(schema: str) -> list[str]:
+    """The OpNode union's members, in order (a schema's own, read as text)."""
+    body = schema[schema.index("union OpNode {") :].split("{", 1)[1].split("}", 1)[0]
+    return [m.strip() for m in body.split(",") if m.strip()]
+
+
 def drift(schema: str = "schema/schema.fbs", out: str = "generated") -> tuple:
     return run(Request(schema=Path(schema), out=Path(out), check=True)).drift
 
@@ -77,13 +83,16 @@ def drift(schema: str = "schema/schema.fbs", out: str = "generated") -> tuple:
 
 
 def test_scaffolds_the_table_the_generated_code_and_the_stubs(project: Path, capsys):
+    members = union_members((project / "schema" / "schema.fbs").read_text())
+    last = members[-1]
+    cases_before = (project / PROJECT_FILES[1]).read_text()
     status, out, err = add(capsys, "ScaledSquare", "--fields", "x: Tid, scale: float = 1.5")
     assert status == 0, err
     schema = (project / "schema" / "schema.fbs").read_text()
     # The table goes before the union (the output after the required inputs),
     # its member at the union's end.
     assert TABLE in schema
-    assert "  RopeNode,\n  ScaledSquareNode,\n}\n" in schema
+    assert f"  {last},\n  ScaledSquareNode,\n}}\n" in schema
     assert drift() == ()  # generated/ is what `generate` makes of the new schema
     dispatch = (project / "generated" / "cpp" / "mlx_dispatch.h").read_text()
     declaration = (
@@ -110,14 +119,13 @@ def test_scaffolds_the_table_the_generated_code_and_the_stubs(project: Path, cap
     families = (project / PROJECT_FILES[0]).read_text()
     assert '    "rope",\n    "scaled_square",\n    "shape",\n' in families
     cases = (project / PROJECT_FILES[1]).read_text()
-    assert cases.endswith(
-        "from . import op_cases_rope  # noqa: E402,F401\n"
-        "from . import op_cases_scaled_square  # noqa: E402,F401\n"
-    )
-    assert "OpCode SCALED_SQUARE = 127" in out and "fill in every TODO(add-op)" in out
+    assert cases == cases_before + "from . import op_cases_scaled_square  # noqa: E402,F401\n"
+    opcode = f"OpCode SCALED_SQUARE = {len(members) + 1}"  # opcodes count from 1
+    assert opcode in out and "fill in every TODO(add-op)" in out
 
 
 def test_a_second_op_comes_after_the_first(project: Path, capsys):
+    ops = len(union_members((project / "schema" / "schema.fbs").read_text()))
     assert add(capsys, "ScaledSquare", "--fields", "x: Tid, scale: float = 1.5")[0] == 0
     status, out, err = add(
         capsys, "Clamp01", "--fields", "x: Tid, values_out: Tid?, mode: PoolKind = Avg, k: int64?"
@@ -130,7 +138,7 @@ def test_a_second_op_comes_after_the_first(project: Path, capsys):
         "  mode: PoolKind = Avg;\n  k: int64 = null;\n}\n\nunion OpNode {" in schema
     )
     assert schema.index("table ScaledSquareNode") < schema.index("table Clamp01Node")
-    assert "OpCode CLAMP01 = 128" in out
+    assert f"OpCode CLAMP01 = {ops + 2}" in out  # opcodes count from 1
     assert drift() == ()
     assert (project / "mlx_delegate" / "ops" / "clamp01.py").is_file()
 

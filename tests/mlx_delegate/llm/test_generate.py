@@ -148,7 +148,7 @@ def test_ignore_eos_generates_past_an_end_of_sequence(llama):
     generation goes on to --max-new-tokens."""
     from mlx_delegate.llm.generate import Program, generate_ids
 
-    pte = llama[2]
+    directory, _, pte = llama
     program = Program(pte, device="cpu")
     assert program.eos_ids == {2}
     prompt = _prompt_ids(directory)
@@ -200,7 +200,7 @@ def test_sampling_in_the_program_matches_eager(llama):
     from mlx_delegate.llm.generate import Program, generate_ids
     from mlx_delegate.llm.sampling import Generator
 
-    pte = llama[2]
+    directory, _, pte = llama
     prompt = _prompt_ids(directory)
     program = Program(pte, device="cpu")
     ours = list(generate_ids(program, prompt, 24, temperature=0.9, top_p=0.8, seed=7))
