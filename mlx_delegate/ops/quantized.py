@@ -56,11 +56,7 @@ DEQUANTIZE_AFFINE = "torchao::dequantize_affine"
 GROUP_SIZES = (32, 64, 128)  # MLX's affine group sizes
 BITS = (4, 8)
 WORD_BITS = 32
-# Quantized products run in their result's dtype when it is half precision, as
-# mlx-lm runs them (MLX's kernels take bfloat16 and float16 scales), else in float32.
-# float32 products of a bfloat16 model read twice the scale bytes and run MLX's
-# float32 kernels: on an H100 they decoded a 1B int4 model at 0.5x mlx-lm's speed.
-HALF = (torch.bfloat16, torch.float16)
+COMPUTE = torch.float32
 
 
 @dataclass(frozen=True)
@@ -181,16 +177,8 @@ def pack(q: torch.Tensor, quant_min: int, bits: int) -> torch.Tensor:
     return packed.reshape(*q.shape[:-1], -1)
 
 
-def compute_dtype(b: Emitter, node: Node) -> torch.dtype:
-    """The dtype `node`'s quantized product runs in."""
-    dtype = b.val(node).dtype
-    return dtype if dtype in HALF else torch.float32
-
-
-def repacked(
-    b: Emitter, weight: AffineWeight, dtype: torch.dtype
-) -> tuple[TensorSlot, TensorSlot, TensorSlot]:
-    """Constant slots of the packed weight and its scales and biases in `dtype`
+def repacked(b: Emitter, weight: AffineWeight) -> tuple[TensorSlot, TensorSlot, TensorSlot]:
+    """Constant slots of the packed weight and its float32 scales and biases
     (computed in float64 from torchao's scale and zero point, rounded once)."""
     if not _constants(b, weight):
         raise Unsupported("the quantized weight is not a constant")
@@ -204,34 +192,33 @@ def repacked(
             zero = torch.zeros(groups, dtype=torch.float64)
         else:
             zero = b.constant(weight.zero_point).to(torch.float64).reshape(groups)
-        return (scale64() * (weight.quant_min - zero)).to(dtype)
+        return (scale64() * (weight.quant_min - zero)).to(COMPUTE)
 
     packed = b.computed_constant(
         lambda: pack(b.constant(weight.q), weight.quant_min, weight.bits),
         torch.uint32,
         weight.packed_shape,
     )
-    scales = b.computed_constant(lambda: scale64().to(dtype), dtype, groups)
-    return packed, scales, b.computed_constant(biases, dtype, groups)
+    scales = b.computed_constant(lambda: scale64().to(COMPUTE), COMPUTE, groups)
+    return packed, scales, b.computed_constant(biases, COMPUTE, groups)
 
 
-def _compute_result(b: Emitter, node: Node) -> TensorSlot:
-    """Where to compute `node`'s result: its own slot if it has the compute
-    dtype, else a temp of that dtype that `_cast_result` casts into it."""
+def _float32_result(b: Emitter, node: Node) -> TensorSlot:
+    """Where to compute `node`'s result: its own slot if it is float32, else a
+    float32 temp that `_cast_result` casts into it."""
     value = b.val(node)
-    dtype = compute_dtype(b, node)
-    return b.out(node) if value.dtype == dtype else b.temp(dtype, tuple(value.shape))
+    return b.out(node) if value.dtype == COMPUTE else b.temp(COMPUTE, tuple(value.shape))
 
 
 def _cast_result(b: Emitter, node: Node, result: TensorSlot) -> None:
     dtype = b.val(node).dtype
-    if dtype != compute_dtype(b, node):
+    if dtype != COMPUTE:
         b.emit(ir.AsTypeNode(x=result.tid, out=b.out(node).tid, dtype=ir_dtype(dtype)))
 
 
 def _dequantize(b: Emitter, node: Node, weight: AffineWeight, w, scales, biases) -> None:
     """`node`'s result: the rows `w`, `scales` and `biases` dequantized."""
-    result = _compute_result(b, node)
+    result = _float32_result(b, node)
     b.emit(
         ir.DequantizeNode(
             w=w.tid,
@@ -250,7 +237,7 @@ def _dequantize(b: Emitter, node: Node, weight: AffineWeight, w, scales, biases)
 @HANDLERS.register([DEQUANTIZE_AFFINE])
 def dequantize_affine(b: Emitter, node: Node) -> None:
     weight = affine_weight(node)
-    _dequantize(b, node, weight, *repacked(b, weight, compute_dtype(b, node)))
+    _dequantize(b, node, weight, *repacked(b, weight))
 
 
 def _quantized_operand(node: Node, index: int) -> Optional[AffineWeight]:
@@ -271,18 +258,17 @@ def quantized_linear(node: Node) -> Optional[PatternMatch]:
         return None
 
     def lower(b: Emitter) -> None:
-        dtype = compute_dtype(b, node)
-        w, scales, biases = repacked(b, weight, dtype)
+        w, scales, biases = repacked(b, weight)
         bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
-        result = _compute_result(b, node)
+        result = _float32_result(b, node)
         b.emit(
             ir.QuantizedLinearNode(
-                x=b.operand(node.args[0], dtype).tid,
+                x=b.operand(node.args[0], COMPUTE).tid,
                 w=w.tid,
                 scales=scales.tid,
                 biases=biases.tid,
                 out=result.tid,
-                bias=None if bias is None else b.operand(bias, dtype).tid,
+                bias=None if bias is None else b.operand(bias, COMPUTE).tid,
                 group_size=weight.group_size,
                 bits=weight.bits,
             )
@@ -305,7 +291,7 @@ def quantized_embedding(node: Node) -> Optional[PatternMatch]:
     def lower(b: Emitter) -> None:
         indices = b.tensor_slot(node.args[1])
         rows = []
-        for table in repacked(b, weight, compute_dtype(b, node)):
+        for table in repacked(b, weight):
             taken = b.temp(table.dtype, (*indices.shape, *table.shape[1:]))
             b.emit(ir.TakeNode(x=table.tid, indices=indices.tid, out=taken.tid, axis=0))
             rows.append(taken)
