@@ -78,7 +78,6 @@ def prepare(args) -> None:
             print(result.report(), flush=True)
         _pack(pte, out / f"{dtype}.pte.gz")
         _pack(pte.with_suffix(".ptd"), out / f"{dtype}.ptd.gz")
-    (out / "meta.json").write_text(json.dumps({"shape": args.shape, "layers": args.layers}))
     for f in sorted(out.rglob("*.gz")):
         print(f"{f}: {f.stat().st_size / 2**20:.2f} MiB")
 
@@ -161,40 +160,46 @@ def run(args) -> None:
         if (directory / f"{dtype}.pte.gz").is_file():
             pte = _unpack(directory / f"{dtype}.pte.gz", work / f"{dtype}.pte")
             _unpack(directory / f"{dtype}.ptd.gz", work / f"{dtype}.ptd")
-            rows.append(_measure("ours", dtype, _ours(args, pte, prompt)))
+            command = _ours(args, pte, prompt)
+            rows.append(_measure("ours", dtype, command, _mlxd_generate_numbers))
         rows.append(_measure("mlx-lm", dtype, _child("mlx_lm", args, checkpoint, dtype, prompt)))
         if dtype == "bf16":
             rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
     _table(rows, config, args)
 
 
-def _measure(system: str, dtype: str, command: list[str]) -> dict:
+def _measure(system: str, dtype: str, command: list[str], parse=None) -> dict:
+    """Runs `command` with the GPU's memory sampled; `parse(stdout)` gives load,
+    ttft (seconds), prefill and decode (tok/s); default: the children's lines."""
     with GpuMemoryPeak() as memory:
         result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         print(f"{system} {dtype} failed:\n{result.stderr[-3000:]}", flush=True)
         return {"system": system, "dtype": dtype, "failed": True}
-    numbers = {
-        key: float(value)
-        for key, value in re.findall(r"^(load|ttft|prefill|decode): ([\d.]+)", result.stdout, re.M)
-    }
+    numbers = (parse or _child_numbers)(result.stdout)
     row = {"system": system, "dtype": dtype, "peak": memory.peak, "gpu": memory.name, **numbers}
     print(json.dumps(row), flush=True)
     return row
 
 
+def _child_numbers(stdout: str) -> dict:
+    found = re.findall(r"^(load|ttft|prefill|decode): ([\d.e+-]+)", stdout, re.M)
+    return {key: float(value) for key, value in found}
+
+
+def _mlxd_generate_numbers(stdout: str) -> dict:
+    """mlxd-generate's report, in the children's units."""
+    get = lambda pattern: float(re.search(pattern, stdout).group(1))  # noqa: E731
+    return {
+        "load": get(r"load: ([\d.]+) ms") / 1e3,
+        "ttft": get(r"time to first token: ([\d.]+) ms") / 1e3,
+        "prefill": get(r"prefill: \d+ tokens, ([\d.]+)"),
+        "decode": get(r"decode: \d+ tokens, ([\d.]+)"),
+    }
+
+
 def _ours(args, pte: Path, prompt: list[int]) -> list[str]:
-    """mlxd-generate's own report, in _measure's words."""
-    script = (
-        "import re, subprocess, sys; "
-        "out = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True).stdout; "
-        "get = lambda p: float(re.search(p, out).group(1)); "
-        "print('load:', get(r'load: ([\\d.]+) ms') / 1e3); "
-        "print('ttft:', get(r'time to first token: ([\\d.]+) ms') / 1e3); "
-        "print('prefill:', get(r'prefill: \\d+ tokens, ([\\d.]+)')); "
-        "print('decode:', get(r'decode: \\d+ tokens, ([\\d.]+)'))"
-    )
-    return [sys.executable, "-c", script, str(args.generate), str(pte), "--device", "gpu:0",
+    return [str(args.generate), str(pte), "--device", "gpu:0",
             "--prompt-ids", " ".join(map(str, prompt)), "--max-new-tokens", str(args.new_tokens),
             "--ignore-eos", "--warmup", "1", "--prefill-chunk", str(args.prefill_chunk)]  # fmt: skip
 

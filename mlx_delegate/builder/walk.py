@@ -122,7 +122,7 @@ class ProgramBuilder:
             slot = e.new_tensor(kind, tensor.dtype, tuple(tensor.shape))
             # The partitioner's program holds fake tensors. A mutable buffer that starts
             # as zeros (a KV cache) stays unnamed: the runtime makes its zeros.
-            if not self.dry_run and not (mutable and not e.real(spec.target, tensor).any()):
+            if not self.dry_run and not (mutable and self._starts_as_zeros(spec.target, tensor)):
                 target = spec.target
                 slot.name = e.store(lambda: e.real(target, tensor), tensor.dtype, tensor.shape)
             if mutable:
@@ -130,6 +130,9 @@ class ProgramBuilder:
         else:
             raise Unsupported(f"input kind {spec.kind} is not supported")
         e.bind(node, slot)
+
+    def _starts_as_zeros(self, target: str, tensor: torch.Tensor) -> bool:
+        return not self.emitter.real(target, tensor).any()
 
     def _outputs(self, node: Node) -> None:
         """User outputs get output slots; a buffer mutation is written back into

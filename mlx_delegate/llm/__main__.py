@@ -82,7 +82,7 @@ def _export(args) -> int:
 
 
 def _generate(args) -> int:
-    from .generate import Program, TextStream, Timings, generate_ids, load_tokenizer
+    from .generate import PREFILL_CHUNK, Program, TextStream, Timings, generate_ids, load_tokenizer
 
     tokenizer = load_tokenizer(args.tokenizer)
     program = Program(args.pte, device=args.device)
@@ -99,7 +99,7 @@ def _generate(args) -> int:
         seed=args.seed,
         stop_at_eos=not args.ignore_eos,
         timings=timings,
-        **({} if args.prefill_chunk is None else {"prefill_chunk": args.prefill_chunk}),
+        prefill_chunk=PREFILL_CHUNK if args.prefill_chunk is None else args.prefill_chunk,
     ):
         stream.add(token)
     stream.finish()

@@ -58,9 +58,9 @@ class Program:
         from .export import data_path_of
 
         path = Path(path)
-        data = data if data is not None else data_path_of(path)
+        if data is None and data_path_of(path).exists():
+            data = data_path_of(path)
         # The device applies to this program's methods only (all loaded here).
-        data = data if Path(data).exists() else None
         with runtime.loading_on(device) if device is not None else contextlib.nullcontext():
             try:
                 self._program = Runtime.get().load_program(path, data_path=data)

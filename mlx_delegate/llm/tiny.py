@@ -174,28 +174,24 @@ def write_shaped_checkpoint(
     directory.mkdir(parents=True, exist_ok=True)
     config.save_pretrained(str(directory))
     generator = torch.Generator().manual_seed(seed)
-    shards: list[dict] = [{}]
-    weight_map, size, total, parameters = {}, 0, 0, 0
-    names = dict(model.named_parameters())  # a tied LM head is not listed twice
-    for name, like in names.items():
-        nbytes = like.numel() * dtype.itemsize
-        if shards[-1] and size + nbytes > shard_bytes:
-            _save_shard(directory, shards, save_file)
-            shards.append({})
-            size = 0
+    shard: dict[str, torch.Tensor] = {}
+    saved, weight_map, parameters = 0, {}, 0
+    for name, like in model.named_parameters():  # a tied LM head is not listed twice
+        if shard and (sum(t.nbytes for t in shard.values()) + like.numel() * dtype.itemsize
+                      > shard_bytes):  # fmt: skip
+            saved = _save_shard(directory, shard, saved, save_file)
         if fill is None:
             tensor = torch.randn(like.shape, generator=generator, dtype=torch.float32) * 0.02
         else:
             tensor = fill(len(weight_map), like.shape)
         if like.dim() == 1:  # norm weights
             tensor += 1.0
-        shards[-1][name] = tensor.to(dtype)
-        weight_map[name] = len(shards)
-        size, total, parameters = size + nbytes, total + nbytes, parameters + like.numel()
-    _save_shard(directory, shards, save_file)
-    count = len(shards)
+        shard[name] = tensor.to(dtype)
+        weight_map[name] = saved + 1
+        parameters += like.numel()
+    count = _save_shard(directory, shard, saved, save_file)
     index = {
-        "metadata": {"total_size": total},
+        "metadata": {"total_size": parameters * dtype.itemsize},
         "weight_map": {n: _shard_name(i, count) for n, i in weight_map.items()},
     }
     for i in range(1, count + 1):
@@ -208,11 +204,12 @@ def _shard_name(i: int, count: int) -> str:
     return f"model-{i:05d}-of-{count:05d}.safetensors"
 
 
-def _save_shard(directory: Path, shards: list[dict], save_file) -> None:
-    """Writes the last shard (under a provisional name: the count is not known
-    yet) and drops its tensors."""
-    save_file(shards[-1], str(directory / f"part-{len(shards)}.safetensors"), {"format": "pt"})
-    shards[-1] = {"saved": None}
+def _save_shard(directory: Path, shard: dict, saved: int, save_file) -> int:
+    """Writes `shard` as shard `saved + 1` (under a provisional name: the count is
+    not known yet) and empties it; returns the number of shards saved."""
+    save_file(shard, str(directory / f"part-{saved + 1}.safetensors"), {"format": "pt"})
+    shard.clear()
+    return saved + 1
 
 
 def main(argv=None) -> int:
