@@ -36,7 +36,7 @@ from torch.fx import Node
 from ..builder import Emitter, HandlerRegistry, PatternMatch, TensorSlot, Unsupported
 from ..ir import schema as ir
 from .common import calls
-from .quantized import COMPUTE, _cast_result, _float32_result, affine_weight, repacked
+from .quantized import _cast_result, _compute_result, affine_weight, compute_dtype, repacked
 
 HANDLERS = HandlerRegistry()
 
@@ -126,12 +126,13 @@ def _quantized_lowering(node: Node, weights_first: bool, weight, ids: Node, acti
     (transpose=False, x @ W)."""
 
     def lower(b: Emitter) -> None:
-        w, scales, biases = repacked(b, weight)
-        y = b.operand(activations, COMPUTE)
-        result = _float32_result(b, node)
+        dtype = compute_dtype(b, node)
+        w, scales, biases = repacked(b, weight, dtype)
+        y = b.operand(activations, dtype)
+        result = _compute_result(b, node, dtype)
         if weights_first:
             x = _transposed(b, y)
-            product = b.temp(COMPUTE, tuple(result.shape[i] for i in SWAP_LAST))
+            product = b.temp(dtype, tuple(result.shape[i] for i in SWAP_LAST))
         else:
             x, product = y, result
         b.emit(

@@ -22,20 +22,15 @@ std::optional<mx::array> gather_indices(const std::optional<Tid>& tid, Execution
 }
 
 // MLX 0.32's CPU gather_mm multiplies float32 only ("[GatherMM::eval]
-// Currently only supports float32"); its GPU kernels take half precision. On
-// the CPU, half-precision experts are widened whole for each call (once per
-// expert, not per token as a gather-then-bmm would).
-bool cpu_needs_float32(const mx::array& a, StreamOrDevice s) {
-  return a.dtype() != mx::float32 && mx::to_stream(s).device.type == mx::Device::DeviceType::cpu;
-}
-
+// Currently only supports float32"): on the CPU, half-precision experts are
+// widened whole for each call (once per expert, not per token as a
+// gather-then-bmm would).
 mx::array widened_gather_mm(const mx::array& a, const mx::array& b, std::optional<mx::array> lhs,
                             std::optional<mx::array> rhs, bool sorted, StreamOrDevice s) {
-  if (!cpu_needs_float32(a, s)) return mx::gather_mm(a, b, lhs, rhs, sorted, s);
-  // Products in float32, rounded once to the operands' dtype.
-  mx::array product = mx::gather_mm(mx::astype(a, mx::float32, s), mx::astype(b, mx::float32, s),
-                                    lhs, rhs, sorted, s);
-  return mx::astype(product, a.dtype(), s);
+  bool widen = widens_on_cpu(a, s);
+  mx::array product =
+      mx::gather_mm(widened(a, widen, s), widened(b, widen, s), lhs, rhs, sorted, s);
+  return widen ? mx::astype(product, a.dtype(), s) : product;
 }
 
 // From this many (token, expert) rows on, the rows are sorted by expert before
@@ -76,11 +71,14 @@ void exec_gather_mm(const GatherMMNode& n, ExecutionState& st, StreamOrDevice s)
 // The weight stays packed, as in exec_quantized_linear: MLX dequantizes each
 // expert's matrix group by group inside the product.
 void exec_gather_qmm(const GatherQMMNode& n, ExecutionState& st, StreamOrDevice s) {
-  st.set_tensor(
-      n.out, mx::gather_qmm(st.tensor(n.x), st.tensor(n.w), st.tensor(n.scales),
-                            st.tensor(n.biases), gather_indices(n.lhs_indices, st, s),
-                            gather_indices(n.rhs_indices, st, s), n.transpose, n.group_size, n.bits,
-                            "affine", std::nullopt, n.sorted_indices, s));
+  const mx::array& x = st.tensor(n.x);
+  bool widen = widens_on_cpu(x, s);
+  mx::array product =
+      mx::gather_qmm(widened(x, widen, s), st.tensor(n.w), widened(st.tensor(n.scales), widen, s),
+                     widened(st.tensor(n.biases), widen, s), gather_indices(n.lhs_indices, st, s),
+                     gather_indices(n.rhs_indices, st, s), n.transpose, n.group_size, n.bits,
+                     "affine", std::nullopt, n.sorted_indices, s);
+  st.set_tensor(n.out, widen ? mx::astype(product, x.dtype(), s) : product);
 }
 
 }  // namespace mlxd

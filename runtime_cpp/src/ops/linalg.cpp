@@ -25,17 +25,23 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
 
 // The weight stays packed: MLX dequantizes it group by group inside the product.
 void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, StreamOrDevice s) {
-  mx::array y =
-      mx::quantized_matmul(st.tensor(n.x), st.tensor(n.w), st.tensor(n.scales), st.tensor(n.biases),
-                           /*transpose=*/true, n.group_size, n.bits, "affine", s);
-  if (n.bias) y = mx::add(y, st.tensor(*n.bias), s);
-  st.set_tensor(n.out, y);
+  const mx::array& x = st.tensor(n.x);
+  bool widen = widens_on_cpu(x, s);
+  mx::array y = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w),
+                                     widened(st.tensor(n.scales), widen, s),
+                                     widened(st.tensor(n.biases), widen, s),
+                                     /*transpose=*/true, n.group_size, n.bits, "affine", s);
+  if (n.bias) y = mx::add(y, widened(st.tensor(*n.bias), widen, s), s);
+  st.set_tensor(n.out, widen ? mx::astype(y, x.dtype(), s) : y);
 }
 
 void exec_dequantize(const DequantizeNode& n, ExecutionState& st, StreamOrDevice s) {
-  st.set_tensor(
-      n.out, mx::dequantize(st.tensor(n.w), st.tensor(n.scales), st.tensor(n.biases), n.group_size,
-                            n.bits, "affine", std::nullopt, std::nullopt, s));
+  const mx::array& scales = st.tensor(n.scales);
+  bool widen = widens_on_cpu(scales, s);
+  mx::array rows = mx::dequantize(st.tensor(n.w), widened(scales, widen, s),
+                                  widened(st.tensor(n.biases), widen, s), n.group_size, n.bits,
+                                  "affine", std::nullopt, std::nullopt, s);
+  st.set_tensor(n.out, widen ? mx::astype(rows, scales.dtype(), s) : rows);
 }
 
 void exec_addmm(const AddmmNode& n, ExecutionState& st, StreamOrDevice s) {

@@ -15,6 +15,15 @@ MLXD_FOR_EACH_DTYPE(MLXD_SAME_DTYPE_CODE)
 
 mx::Dtype to_mlx_dtype(ir::DType t) { return plugin::to_mlx(static_cast<DType>(t)); }
 
+bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
+  return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&
+         mx::to_stream(s).device.type == mx::Device::DeviceType::cpu;
+}
+
+mx::array widened(const mx::array& a, bool widen, StreamOrDevice s) {
+  return widen ? mx::astype(a, mx::float32, s) : a;
+}
+
 int normalize_axis(int axis, int ndim, const char* op) {
   int a = axis < 0 ? axis + ndim : axis;
   if (a < 0 || a >= ndim) {

@@ -25,6 +25,17 @@ std::vector<int> reduce_axes(const std::vector<int32_t>& axes, int ndim, const c
 // Resolves a shape of literals and value slots.
 mx::Shape resolve_shape(const std::vector<IntOrVid>& shape, const ExecutionState& st);
 
+// MLX 0.32's CPU kernels multiply half precision in half precision (its
+// bfloat16 quantized_matmul differed from torchao's float32-accumulated
+// product by up to 0.078 on logits of about 1) or not at all (gather_mm takes
+// float32 only); its GPU kernels take half precision and accumulate in
+// float32. So on the CPU a half-precision product widens its operands to
+// float32 and rounds its result once; on the GPU it runs as it is.
+bool widens_on_cpu(const mx::array& a, StreamOrDevice s);
+
+// `a` in float32 when `widen`, else `a` itself.
+mx::array widened(const mx::array& a, bool widen, StreamOrDevice s);
+
 inline int32_t to_i32(int64_t v, const char* what) {
   if (v < INT32_MIN || v > INT32_MAX) {
     throw ExecutionError(std::string(what) + " " + std::to_string(v) + " does not fit in int32");
