@@ -3,6 +3,7 @@
 # calls, with DIRs made here by `bench/llm_size.py --prepare DIR --shape ...` and mlx-lm's
 # wheel downloaded into .whl (pip download --no-deps --python-version 3.12 mlx-lm):
 #   bash .gpu/p3/install.sh && bash bench/gpu_llm_size.sh .gpu/size1b [.gpu/size4b ...]
+# (LLM_SIZE_ARGS adds options to each run: "--split" for where a decode step's time goes.)
 # Builds the delegate, the CUDA plugin and mlxd-generate, then prints each DIR's table
 # (ours, mlx-lm, torch eager CUDA). Results go to $OUT.
 set -euo pipefail
@@ -19,5 +20,5 @@ gpu_build "$BUILD" "$OUT" mlx_delegate mlxd-generate mlx-cuda
 for dir in "$@"; do
   name=$(basename "$dir")
   python3 bench/llm_size.py --run "$dir" --generate "$BUILD/mlxd-generate" \
-    --work "/tmp/llm-size/$name" 2>&1 | tee "$OUT/$name.txt"
+    --work "/tmp/llm-size/$name" ${LLM_SIZE_ARGS:-} 2>&1 | tee "$OUT/$name.txt"
 done

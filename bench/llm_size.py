@@ -10,7 +10,8 @@ weights, but they shrink ~1000x (`_pack`), so they fit a device call), exports o
 .pte/.ptd for each dtype from it, and gzips all into DIR.
 There (after ../shared/GPU.md's install calls, with mlx-lm's wheel installed):
     python3 bench/llm_size.py --run .gpu/size --generate BUILD/mlxd-generate
-prints one table row per system and dtype: load time, time to first token,
+(add --split for where a decode step's time goes, see `split`) prints one
+table row per system and dtype: load time, time to first token,
 prefill and decode tokens/s, peak GPU memory (sampled through NVML from outside
 the measured process), and the fraction of the card's memory bandwidth decode
 reaches: (bytes of weights read per token + the KV cache read at the mean
@@ -27,6 +28,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -166,6 +168,93 @@ def run(args) -> None:
         if dtype == "bf16":
             rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
     _table(rows, config, args)
+    if args.split:
+        split(args, directory, work, checkpoint, prompt)
+
+
+SPLIT_TOKENS = 64
+
+
+def split(args, directory: Path, work: Path, checkpoint: Path, prompt: list[int]) -> None:
+    """Where one decode step's time goes, per dtype. Ours: the plugin's debug
+    report of each call (MLX's graph built on the host by the interpreter,
+    evaluated, outputs copied) and the rest of the step (ExecuTorch, the
+    runner). mlx-lm's model in a loop that waits for each token before it
+    builds the next step (as ours does) against mlx-lm's own pipelined loop,
+    which builds step n+1 while the device runs step n: the difference is what
+    overlapping the host's work with the device's is worth."""
+    print(f"\nA decode step, ms (mean of the last {SPLIT_TOKENS - 1} of {SPLIT_TOKENS}):\n")
+    print("| system | dtype | graph built | evaluated | copied out | rest | step |")
+    print("|---|---|---|---|---|---|---|")
+    for dtype in args.dtypes:
+        pte = work / f"{dtype}.pte"
+        if pte.is_file():
+            _split_ours(args, pte, prompt, dtype)
+        command = _child("mlx_lm_split", args, checkpoint, dtype, prompt)
+        result = subprocess.run(command, capture_output=True, text=True)
+        print(result.stdout.strip() if result.returncode == 0 else result.stderr[-2000:])
+
+
+def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> None:
+    command = _ours(args, pte, prompt)
+    command[command.index("--max-new-tokens") + 1] = str(SPLIT_TOKENS)
+    env = {**os.environ, "MLX_DELEGATE_LOG": "debug"}
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        print(f"ours {dtype} failed:\n{result.stderr[-2000:]}")
+        return
+    calls = re.findall(
+        r"execute: graph built in ([\d.]+) ms, evaluated in ([\d.]+) ms, "
+        r"outputs copied in ([\d.]+) ms",
+        result.stderr,
+    )
+    steps = [tuple(map(float, c)) for c in calls[-(SPLIT_TOKENS - 1) :]]  # the timed decode
+    mean = [sum(column) / len(steps) for column in zip(*steps)]
+    step = 1e3 / _mlxd_generate_numbers(result.stdout)["decode"]
+    cells = " | ".join(f"{v:.3f}" for v in (*mean, step - sum(mean), step))
+    print(f"| ours | {dtype} | {cells} |")
+
+
+def child_mlx_lm_split(args) -> None:
+    """One table row of `split` for mlx-lm's model, and the sampler's sort."""
+    import mlx.core as mx
+    import mlx.nn as nn
+    from mlx_lm.generate import generate_step
+    from mlx_lm.models.cache import make_prompt_cache
+    from mlx_lm.utils import load_model
+
+    model, _ = load_model(Path(args.child_checkpoint))
+    if args.child_dtype.startswith("int"):
+        nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
+    mx.eval(model.parameters())
+    prompt = mx.array([(7 * i + 3) % model.args.vocab_size for i in range(args.prompt_len)])
+    clock = time.perf_counter
+    for _ in range(2):  # the second is timed
+        cache = make_prompt_cache(model)
+        token = mx.argmax(model(prompt[None], cache=cache)[:, -1], axis=-1)
+        mx.eval(token)
+        built = evaluated = 0.0
+        for _ in range(SPLIT_TOKENS - 1):
+            start = clock()
+            token = mx.argmax(model(token[None], cache=cache)[:, -1], axis=-1)
+            middle = clock()
+            token = mx.array([token.item()])  # waits for the step, as ours does
+            built, evaluated = built + middle - start, evaluated + clock() - middle
+    n = SPLIT_TOKENS - 1
+    waited = (built + evaluated) / n * 1e3
+    steps = generate_step(prompt, model, max_tokens=SPLIT_TOKENS)
+    stamps = [clock() for _ in steps]
+    pipelined = (stamps[-1] - stamps[0]) / (len(stamps) - 1) * 1e3
+    print(f"| mlx-lm, waiting each step | {args.child_dtype} | {built / n * 1e3:.3f} | "
+          f"{evaluated / n * 1e3:.3f} | - | - | {waited:.3f} |")  # fmt: skip
+    print(f"| mlx-lm, pipelined | {args.child_dtype} | - | - | - | - | {pipelined:.3f} |")
+    logits = mx.random.normal((1, model.args.vocab_size))
+    mx.eval(logits)
+    start = clock()
+    for _ in range(20):
+        mx.eval(mx.sort(mx.softmax(logits, axis=-1), axis=-1))
+    print(f"| a sort of the vocabulary ({model.args.vocab_size}) | - | - | "
+          f"{(clock() - start) / 20 * 1e3:.3f} | - | - | - |")  # fmt: skip
 
 
 def _measure(system: str, dtype: str, command: list[str], parse=None) -> dict:
@@ -290,14 +379,14 @@ def child_torch(args) -> None:
 def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> float:
     """Weights read by one decode step (every matrix but the embedding, which
     gives one row; a tied LM head is that matrix, read whole) plus the KV cache
-    read up to `position`. Quantized: 4 or 8 bits a weight plus our float32
-    scale and bias per group (mlx-lm's are bfloat16: it reads a little less)."""
+    read up to `position`. Quantized: 4 or 8 bits a weight plus a bfloat16
+    scale and bias per group (ours and mlx-lm's alike)."""
     hidden, layers = config["hidden_size"], config["num_hidden_layers"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     head_dim = config.get("head_dim") or hidden // heads
     per_layer = hidden * head_dim * (2 * heads + 2 * kv) + 3 * hidden * config["intermediate_size"]
     matrices = layers * per_layer + config["vocab_size"] * hidden  # the LM head
-    width = {"bf16": 2.0, "int8": 1 + 8 / group, "int4": 0.5 + 8 / group}[dtype]
+    width = {"bf16": 2.0, "int8": 1 + 4 / group, "int4": 0.5 + 4 / group}[dtype]
     cache = 2 * layers * kv * head_dim * position * 2  # bf16 K and V
     return matrices * width + cache
 
@@ -338,13 +427,16 @@ def main(argv=None) -> int:
     parser.add_argument("--prefill-chunk", type=int, default=512)
     parser.add_argument("--work", type=Path, default=Path("/tmp/llm-size"))
     parser.add_argument("--generate", type=Path, default=REPO / "build/runtime/mlxd-generate")
-    parser.add_argument("--child", choices=("mlx_lm", "torch"), default=None)
+    parser.add_argument("--split", action="store_true")
+    parser.add_argument("--child", choices=("mlx_lm", "mlx_lm_split", "torch"), default=None)
     parser.add_argument("--child-checkpoint", default=None)
     parser.add_argument("--child-dtype", default=None)
     args = parser.parse_args(argv)
     args.dtypes = args.dtypes.split(",")
     if args.child:
-        {"mlx_lm": child_mlx_lm, "torch": child_torch}[args.child](args)
+        children = {"mlx_lm": child_mlx_lm, "mlx_lm_split": child_mlx_lm_split}
+        children["torch"] = child_torch
+        children[args.child](args)
     elif args.prepare:
         prepare(args)
     elif args.run:
