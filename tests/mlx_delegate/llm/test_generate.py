@@ -356,3 +356,27 @@ def test_mlxd_generate_prefills_in_chunks(llama):
         return _generated_ids(done.stdout)
 
     assert ids("16") == ids("0")
+
+
+def test_an_8192_token_cache_takes_a_prompt_in_chunks_past_1024(llama, tmp_path):
+    """--max-seq-len 8192: a 1,200-token prompt goes in as 512 + 512 + 176 tokens
+    (so no call builds a mask of the whole prompt squared), and the greedy tokens
+    are transformers' for the same prompt."""
+    from mlx_delegate.llm.generate import PREFILL_CHUNK, Program, generate_ids
+
+    directory, model, _ = llama
+    pte = tmp_path / "long.pte"
+    _cli("export", "--model", str(directory), "--max-seq-len", "8192", "-o", str(pte))
+    program = Program(pte, device="cpu")
+    assert program.max_seq_len == 8192
+    calls = []
+    step = program.step
+    program.step = lambda tokens, *rest: calls.append(len(tokens)) or step(tokens, *rest)
+    prompt = [(7 * i + 3) % 512 for i in range(1200)]
+    ours = list(generate_ids(program, prompt, 16, stop_at_eos=False))
+    assert calls[:3] == [PREFILL_CHUNK, PREFILL_CHUNK, 1200 - 2 * PREFILL_CHUNK]
+    with torch.no_grad():
+        theirs = model.generate(
+            torch.tensor([prompt]), do_sample=False, max_new_tokens=16, eos_token_id=None
+        )
+    assert ours == theirs[0, len(prompt) :].tolist()
