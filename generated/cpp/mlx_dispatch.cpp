@@ -1115,6 +1115,7 @@ SlotUses slot_uses(const Instruction& instruction) {
       read(node.biases);
       write(node.out);
       read(node.bias);
+      read(node.tensor_scale);
       return uses;
     }
     case OpCode::DEQUANTIZE: {
@@ -1123,6 +1124,7 @@ SlotUses slot_uses(const Instruction& instruction) {
       read(node.scales);
       read(node.biases);
       write(node.out);
+      read(node.tensor_scale);
       return uses;
     }
     case OpCode::ROPE: {

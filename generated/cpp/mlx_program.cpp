@@ -1236,10 +1236,7 @@ QuantizedLinearNode load_QuantizedLinearNode(const ::mlxd::ir::QuantizedLinearNo
     const auto* value = present(fb->scales(), "QuantizedLinearNode.scales");
     out.scales = load_Tid(*value);
   }
-  {
-    const auto* value = present(fb->biases(), "QuantizedLinearNode.biases");
-    out.biases = load_Tid(*value);
-  }
+  if (const auto* value = fb->biases()) out.biases = load_Tid(*value);
   {
     const auto* value = present(fb->out(), "QuantizedLinearNode.out");
     out.out = load_Tid(*value);
@@ -1247,6 +1244,9 @@ QuantizedLinearNode load_QuantizedLinearNode(const ::mlxd::ir::QuantizedLinearNo
   if (const auto* value = fb->bias()) out.bias = load_Tid(*value);
   out.group_size = fb->group_size();
   out.bits = fb->bits();
+  out.mode = fb->mode();
+  if (const auto* value = fb->tensor_scale()) out.tensor_scale = load_Tid(*value);
+  out.transpose = fb->transpose();
   return out;
 }
 
@@ -1260,16 +1260,15 @@ DequantizeNode load_DequantizeNode(const ::mlxd::ir::DequantizeNode* fb) {
     const auto* value = present(fb->scales(), "DequantizeNode.scales");
     out.scales = load_Tid(*value);
   }
-  {
-    const auto* value = present(fb->biases(), "DequantizeNode.biases");
-    out.biases = load_Tid(*value);
-  }
+  if (const auto* value = fb->biases()) out.biases = load_Tid(*value);
   {
     const auto* value = present(fb->out(), "DequantizeNode.out");
     out.out = load_Tid(*value);
   }
   out.group_size = fb->group_size();
   out.bits = fb->bits();
+  out.mode = fb->mode();
+  if (const auto* value = fb->tensor_scale()) out.tensor_scale = load_Tid(*value);
   return out;
 }
 
@@ -1307,10 +1306,7 @@ GatherQMMNode load_GatherQMMNode(const ::mlxd::ir::GatherQMMNode* fb) {
     const auto* value = present(fb->scales(), "GatherQMMNode.scales");
     out.scales = load_Tid(*value);
   }
-  {
-    const auto* value = present(fb->biases(), "GatherQMMNode.biases");
-    out.biases = load_Tid(*value);
-  }
+  if (const auto* value = fb->biases()) out.biases = load_Tid(*value);
   {
     const auto* value = present(fb->out(), "GatherQMMNode.out");
     out.out = load_Tid(*value);
@@ -1321,6 +1317,7 @@ GatherQMMNode load_GatherQMMNode(const ::mlxd::ir::GatherQMMNode* fb) {
   out.group_size = fb->group_size();
   out.bits = fb->bits();
   out.sorted_indices = fb->sorted_indices();
+  out.mode = fb->mode();
   return out;
 }
 
@@ -3913,6 +3910,12 @@ static void write_json(std::string& out, const QuantizedLinearNode& value) {
   write_json(out, value.group_size);
   out += ",\"bits\":";
   write_json(out, value.bits);
+  out += ",\"mode\":";
+  write_json(out, value.mode);
+  out += ",\"tensor_scale\":";
+  write_json(out, value.tensor_scale);
+  out += ",\"transpose\":";
+  write_json(out, value.transpose);
   out += '}';
 }
 
@@ -3930,6 +3933,10 @@ static void write_json(std::string& out, const DequantizeNode& value) {
   write_json(out, value.group_size);
   out += ",\"bits\":";
   write_json(out, value.bits);
+  out += ",\"mode\":";
+  write_json(out, value.mode);
+  out += ",\"tensor_scale\":";
+  write_json(out, value.tensor_scale);
   out += '}';
 }
 
@@ -3974,6 +3981,8 @@ static void write_json(std::string& out, const GatherQMMNode& value) {
   write_json(out, value.bits);
   out += ",\"sorted_indices\":";
   write_json(out, value.sorted_indices);
+  out += ",\"mode\":";
+  write_json(out, value.mode);
   out += '}';
 }
 

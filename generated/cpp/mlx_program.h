@@ -535,20 +535,25 @@ struct QuantizedLinearNode {
   Tid x;
   Tid w;
   Tid scales;
-  Tid biases;
+  std::optional<Tid> biases;
   Tid out;
   std::optional<Tid> bias;
   int32_t group_size{};
   int32_t bits{};
+  ::mlxd::ir::QuantMode mode{};
+  std::optional<Tid> tensor_scale;
+  bool transpose{};
 };
 
 struct DequantizeNode {
   Tid w;
   Tid scales;
-  Tid biases;
+  std::optional<Tid> biases;
   Tid out;
   int32_t group_size{};
   int32_t bits{};
+  ::mlxd::ir::QuantMode mode{};
+  std::optional<Tid> tensor_scale;
 };
 
 struct GatherMMNode {
@@ -564,7 +569,7 @@ struct GatherQMMNode {
   Tid x;
   Tid w;
   Tid scales;
-  Tid biases;
+  std::optional<Tid> biases;
   Tid out;
   std::optional<Tid> lhs_indices;
   std::optional<Tid> rhs_indices;
@@ -572,6 +577,7 @@ struct GatherQMMNode {
   int32_t group_size{};
   int32_t bits{};
   bool sorted_indices{};
+  ::mlxd::ir::QuantMode mode{};
 };
 
 struct LayerNormNode {

@@ -636,6 +636,56 @@ inline const char *EnumNameIntBinaryOp(IntBinaryOp e) {
   return EnumNamesIntBinaryOp()[index];
 }
 
+/// How a quantized weight's values are stored: MLX's quantization modes, each
+/// value's name lower-cased being MLX's name for it. The weight (rows, cols) is
+/// packed along its last axis into uint32 words `w` (rows, cols * bits / 32):
+/// the values of a row as one little-endian bit stream, value k in bits
+/// [k * bits, (k + 1) * bits) of it (for 1, 2, 4 and 8 bits a value never spans
+/// two words; for 3, 5 and 6 bits 32 values fill `bits` words). Each run of
+/// `group_size` values of a row shares a scale in `scales` (rows, cols /
+/// group_size).
+///  - Affine: unsigned integers q of 1 to 6 or 8 bits; group_size 32, 64 or
+///    128; scales and `biases` in a float dtype: weight = scales * q + biases.
+///  - Mxfp4: 4-bit E2M1 floats, Nvfp4 the same; Mxfp8: 8-bit E4M3 floats
+///    (the float8_e4m3fn bytes). No biases: weight = q * scale, `scales` uint8
+///    bytes of an E8M0 power of two (Mxfp4, Mxfp8; group_size 32) or of an E4M3
+///    float (Nvfp4; group_size 16).
+enum QuantMode : int8_t {
+  QuantMode_Affine = 0,
+  QuantMode_Mxfp4 = 1,
+  QuantMode_Nvfp4 = 2,
+  QuantMode_Mxfp8 = 3,
+  QuantMode_MIN = QuantMode_Affine,
+  QuantMode_MAX = QuantMode_Mxfp8
+};
+
+inline const QuantMode (&EnumValuesQuantMode())[4] {
+  static const QuantMode values[] = {
+    QuantMode_Affine,
+    QuantMode_Mxfp4,
+    QuantMode_Nvfp4,
+    QuantMode_Mxfp8
+  };
+  return values;
+}
+
+inline const char * const *EnumNamesQuantMode() {
+  static const char * const names[5] = {
+    "Affine",
+    "Mxfp4",
+    "Nvfp4",
+    "Mxfp8",
+    nullptr
+  };
+  return names;
+}
+
+inline const char *EnumNameQuantMode(QuantMode e) {
+  if (::flatbuffers::IsOutRange(e, QuantMode_Affine, QuantMode_Mxfp8)) return "";
+  const size_t index = static_cast<size_t>(e);
+  return EnumNamesQuantMode()[index];
+}
+
 enum PoolKind : int8_t {
   PoolKind_Max = 0,
   PoolKind_Avg = 1,
@@ -5838,12 +5888,10 @@ inline ::flatbuffers::Offset<MatmulNode> CreateMatmulNode(
   return builder_.Finish();
 }
 
-/// MLX's affine quantization of a weight (rows, cols): `w` (rows, cols * bits / 32,
-/// uint32) holds unsigned `bits`-bit values q packed along the last axis, value k
-/// of a word in bits [k * bits, (k + 1) * bits); `scales` and `biases`
-/// (rows, cols / group_size) give each run of `group_size` values of a row its
-/// weight = scales * q + biases. bits: 4 or 8; group_size: 32, 64 or 128.
-/// out = x @ weight^T (+ bias)
+/// A product with a weight (rows, cols) quantized as QuantMode says, kept
+/// packed: out = x @ weight^T (`transpose`; x (..., cols)) or x @ weight (not
+/// `transpose`; x (..., rows)), times `tensor_scale` (a float32 scalar: the
+/// per-tensor scale of an Nvfp4 weight), plus `bias`. `biases`: Affine only.
 struct QuantizedLinearNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef QuantizedLinearNodeBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -5854,7 +5902,10 @@ struct QuantizedLinearNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Tabl
     VT_OUT = 12,
     VT_BIAS = 14,
     VT_GROUP_SIZE = 16,
-    VT_BITS = 18
+    VT_BITS = 18,
+    VT_MODE = 20,
+    VT_TENSOR_SCALE = 22,
+    VT_TRANSPOSE = 24
   };
   const mlxd::ir::Tid *x() const {
     return GetStruct<const mlxd::ir::Tid *>(VT_X);
@@ -5880,17 +5931,29 @@ struct QuantizedLinearNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Tabl
   int32_t bits() const {
     return GetField<int32_t>(VT_BITS, 4);
   }
+  mlxd::ir::QuantMode mode() const {
+    return static_cast<mlxd::ir::QuantMode>(GetField<int8_t>(VT_MODE, 0));
+  }
+  const mlxd::ir::Tid *tensor_scale() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_TENSOR_SCALE);
+  }
+  bool transpose() const {
+    return GetField<uint8_t>(VT_TRANSPOSE, 1) != 0;
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_W, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_SCALES, 4) &&
-           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
            VerifyField<mlxd::ir::Tid>(verifier, VT_BIAS, 4) &&
            VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
            VerifyField<int32_t>(verifier, VT_BITS, 4) &&
+           VerifyField<int8_t>(verifier, VT_MODE, 1) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_TENSOR_SCALE, 4) &&
+           VerifyField<uint8_t>(verifier, VT_TRANSPOSE, 1) &&
            verifier.EndTable();
   }
 };
@@ -5923,6 +5986,15 @@ struct QuantizedLinearNodeBuilder {
   void add_bits(int32_t bits) {
     fbb_.AddElement<int32_t>(QuantizedLinearNode::VT_BITS, bits, 4);
   }
+  void add_mode(mlxd::ir::QuantMode mode) {
+    fbb_.AddElement<int8_t>(QuantizedLinearNode::VT_MODE, static_cast<int8_t>(mode), 0);
+  }
+  void add_tensor_scale(const mlxd::ir::Tid *tensor_scale) {
+    fbb_.AddStruct(QuantizedLinearNode::VT_TENSOR_SCALE, tensor_scale);
+  }
+  void add_transpose(bool transpose) {
+    fbb_.AddElement<uint8_t>(QuantizedLinearNode::VT_TRANSPOSE, static_cast<uint8_t>(transpose), 1);
+  }
   explicit QuantizedLinearNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -5933,7 +6005,6 @@ struct QuantizedLinearNodeBuilder {
     fbb_.Required(o, QuantizedLinearNode::VT_X);
     fbb_.Required(o, QuantizedLinearNode::VT_W);
     fbb_.Required(o, QuantizedLinearNode::VT_SCALES);
-    fbb_.Required(o, QuantizedLinearNode::VT_BIASES);
     fbb_.Required(o, QuantizedLinearNode::VT_OUT);
     return o;
   }
@@ -5948,8 +6019,12 @@ inline ::flatbuffers::Offset<QuantizedLinearNode> CreateQuantizedLinearNode(
     const mlxd::ir::Tid *out = nullptr,
     const mlxd::ir::Tid *bias = nullptr,
     int32_t group_size = 64,
-    int32_t bits = 4) {
+    int32_t bits = 4,
+    mlxd::ir::QuantMode mode = mlxd::ir::QuantMode_Affine,
+    const mlxd::ir::Tid *tensor_scale = nullptr,
+    bool transpose = true) {
   QuantizedLinearNodeBuilder builder_(_fbb);
+  builder_.add_tensor_scale(tensor_scale);
   builder_.add_bits(bits);
   builder_.add_group_size(group_size);
   builder_.add_bias(bias);
@@ -5958,11 +6033,14 @@ inline ::flatbuffers::Offset<QuantizedLinearNode> CreateQuantizedLinearNode(
   builder_.add_scales(scales);
   builder_.add_w(w);
   builder_.add_x(x);
+  builder_.add_transpose(transpose);
+  builder_.add_mode(mode);
   return builder_.Finish();
 }
 
-/// out = scales * q + biases, `w` packed as in QuantizedLinearNode; leading axes
-/// (rows taken from a quantized table) pass through.
+/// out = the weight `w` packed as in QuantizedLinearNode, dequantized (times
+/// `tensor_scale`); leading axes (rows taken from a quantized table) pass
+/// through. Affine: in the dtype of the scales; the other modes: float32.
 struct DequantizeNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef DequantizeNodeBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -5971,7 +6049,9 @@ struct DequantizeNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
     VT_BIASES = 8,
     VT_OUT = 10,
     VT_GROUP_SIZE = 12,
-    VT_BITS = 14
+    VT_BITS = 14,
+    VT_MODE = 16,
+    VT_TENSOR_SCALE = 18
   };
   const mlxd::ir::Tid *w() const {
     return GetStruct<const mlxd::ir::Tid *>(VT_W);
@@ -5991,15 +6071,23 @@ struct DequantizeNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   int32_t bits() const {
     return GetField<int32_t>(VT_BITS, 4);
   }
+  mlxd::ir::QuantMode mode() const {
+    return static_cast<mlxd::ir::QuantMode>(GetField<int8_t>(VT_MODE, 0));
+  }
+  const mlxd::ir::Tid *tensor_scale() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_TENSOR_SCALE);
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_W, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_SCALES, 4) &&
-           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
            VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
            VerifyField<int32_t>(verifier, VT_BITS, 4) &&
+           VerifyField<int8_t>(verifier, VT_MODE, 1) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_TENSOR_SCALE, 4) &&
            verifier.EndTable();
   }
 };
@@ -6026,6 +6114,12 @@ struct DequantizeNodeBuilder {
   void add_bits(int32_t bits) {
     fbb_.AddElement<int32_t>(DequantizeNode::VT_BITS, bits, 4);
   }
+  void add_mode(mlxd::ir::QuantMode mode) {
+    fbb_.AddElement<int8_t>(DequantizeNode::VT_MODE, static_cast<int8_t>(mode), 0);
+  }
+  void add_tensor_scale(const mlxd::ir::Tid *tensor_scale) {
+    fbb_.AddStruct(DequantizeNode::VT_TENSOR_SCALE, tensor_scale);
+  }
   explicit DequantizeNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -6035,7 +6129,6 @@ struct DequantizeNodeBuilder {
     auto o = ::flatbuffers::Offset<DequantizeNode>(end);
     fbb_.Required(o, DequantizeNode::VT_W);
     fbb_.Required(o, DequantizeNode::VT_SCALES);
-    fbb_.Required(o, DequantizeNode::VT_BIASES);
     fbb_.Required(o, DequantizeNode::VT_OUT);
     return o;
   }
@@ -6048,14 +6141,18 @@ inline ::flatbuffers::Offset<DequantizeNode> CreateDequantizeNode(
     const mlxd::ir::Tid *biases = nullptr,
     const mlxd::ir::Tid *out = nullptr,
     int32_t group_size = 64,
-    int32_t bits = 4) {
+    int32_t bits = 4,
+    mlxd::ir::QuantMode mode = mlxd::ir::QuantMode_Affine,
+    const mlxd::ir::Tid *tensor_scale = nullptr) {
   DequantizeNodeBuilder builder_(_fbb);
+  builder_.add_tensor_scale(tensor_scale);
   builder_.add_bits(bits);
   builder_.add_group_size(group_size);
   builder_.add_out(out);
   builder_.add_biases(biases);
   builder_.add_scales(scales);
   builder_.add_w(w);
+  builder_.add_mode(mode);
   return builder_.Finish();
 }
 
@@ -6162,7 +6259,7 @@ inline ::flatbuffers::Offset<GatherMMNode> CreateGatherMMNode(
 }
 
 /// GatherMMNode over a quantized `w` (MLX's gather_qmm): w (E, N, K * bits / 32)
-/// packed, with scales and biases (E, N, K / group_size), as in
+/// packed, with scales (and, Affine, biases) (E, N, K / group_size), as in
 /// QuantizedLinearNode, one matrix per expert; out[i] = x[lhs_indices[i]] @
 /// weight[rhs_indices[i]]^T (`transpose` true) or @ weight[...] (false: w is
 /// (E, K, N * bits / 32)).
@@ -6179,7 +6276,8 @@ struct GatherQMMNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
     VT_TRANSPOSE = 18,
     VT_GROUP_SIZE = 20,
     VT_BITS = 22,
-    VT_SORTED_INDICES = 24
+    VT_SORTED_INDICES = 24,
+    VT_MODE = 26
   };
   const mlxd::ir::Tid *x() const {
     return GetStruct<const mlxd::ir::Tid *>(VT_X);
@@ -6214,13 +6312,16 @@ struct GatherQMMNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   bool sorted_indices() const {
     return GetField<uint8_t>(VT_SORTED_INDICES, 0) != 0;
   }
+  mlxd::ir::QuantMode mode() const {
+    return static_cast<mlxd::ir::QuantMode>(GetField<int8_t>(VT_MODE, 0));
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_W, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_SCALES, 4) &&
-           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
+           VerifyField<mlxd::ir::Tid>(verifier, VT_BIASES, 4) &&
            VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
            VerifyField<mlxd::ir::Tid>(verifier, VT_LHS_INDICES, 4) &&
            VerifyField<mlxd::ir::Tid>(verifier, VT_RHS_INDICES, 4) &&
@@ -6228,6 +6329,7 @@ struct GatherQMMNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
            VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
            VerifyField<int32_t>(verifier, VT_BITS, 4) &&
            VerifyField<uint8_t>(verifier, VT_SORTED_INDICES, 1) &&
+           VerifyField<int8_t>(verifier, VT_MODE, 1) &&
            verifier.EndTable();
   }
 };
@@ -6269,6 +6371,9 @@ struct GatherQMMNodeBuilder {
   void add_sorted_indices(bool sorted_indices) {
     fbb_.AddElement<uint8_t>(GatherQMMNode::VT_SORTED_INDICES, static_cast<uint8_t>(sorted_indices), 0);
   }
+  void add_mode(mlxd::ir::QuantMode mode) {
+    fbb_.AddElement<int8_t>(GatherQMMNode::VT_MODE, static_cast<int8_t>(mode), 0);
+  }
   explicit GatherQMMNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -6279,7 +6384,6 @@ struct GatherQMMNodeBuilder {
     fbb_.Required(o, GatherQMMNode::VT_X);
     fbb_.Required(o, GatherQMMNode::VT_W);
     fbb_.Required(o, GatherQMMNode::VT_SCALES);
-    fbb_.Required(o, GatherQMMNode::VT_BIASES);
     fbb_.Required(o, GatherQMMNode::VT_OUT);
     return o;
   }
@@ -6297,7 +6401,8 @@ inline ::flatbuffers::Offset<GatherQMMNode> CreateGatherQMMNode(
     bool transpose = true,
     int32_t group_size = 64,
     int32_t bits = 4,
-    bool sorted_indices = false) {
+    bool sorted_indices = false,
+    mlxd::ir::QuantMode mode = mlxd::ir::QuantMode_Affine) {
   GatherQMMNodeBuilder builder_(_fbb);
   builder_.add_bits(bits);
   builder_.add_group_size(group_size);
@@ -6308,6 +6413,7 @@ inline ::flatbuffers::Offset<GatherQMMNode> CreateGatherQMMNode(
   builder_.add_scales(scales);
   builder_.add_w(w);
   builder_.add_x(x);
+  builder_.add_mode(mode);
   builder_.add_sorted_indices(sorted_indices);
   builder_.add_transpose(transpose);
   return builder_.Finish();

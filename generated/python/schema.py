@@ -649,12 +649,31 @@ class MatmulNode:
     out: Tid
 
 
-# MLX's affine quantization of a weight (rows, cols): `w` (rows, cols * bits / 32,
-# uint32) holds unsigned `bits`-bit values q packed along the last axis, value k
-# of a word in bits [k * bits, (k + 1) * bits); `scales` and `biases`
-# (rows, cols / group_size) give each run of `group_size` values of a row its
-# weight = scales * q + biases. bits: 4 or 8; group_size: 32, 64 or 128.
-# out = x @ weight^T (+ bias)
+# How a quantized weight's values are stored: MLX's quantization modes, each
+# value's name lower-cased being MLX's name for it. The weight (rows, cols) is
+# packed along its last axis into uint32 words `w` (rows, cols * bits / 32):
+# the values of a row as one little-endian bit stream, value k in bits
+# [k * bits, (k + 1) * bits) of it (for 1, 2, 4 and 8 bits a value never spans
+# two words; for 3, 5 and 6 bits 32 values fill `bits` words). Each run of
+# `group_size` values of a row shares a scale in `scales` (rows, cols /
+# group_size).
+# - Affine: unsigned integers q of 1 to 6 or 8 bits; group_size 32, 64 or
+# 128; scales and `biases` in a float dtype: weight = scales * q + biases.
+# - Mxfp4: 4-bit E2M1 floats, Nvfp4 the same; Mxfp8: 8-bit E4M3 floats
+# (the float8_e4m3fn bytes). No biases: weight = q * scale, `scales` uint8
+# bytes of an E8M0 power of two (Mxfp4, Mxfp8; group_size 32) or of an E4M3
+# float (Nvfp4; group_size 16).
+class QuantMode(_enum.IntEnum):
+    Affine = 0
+    Mxfp4 = 1
+    Nvfp4 = 2
+    Mxfp8 = 3
+
+
+# A product with a weight (rows, cols) quantized as QuantMode says, kept
+# packed: out = x @ weight^T (`transpose`; x (..., cols)) or x @ weight (not
+# `transpose`; x (..., rows)), times `tensor_scale` (a float32 scalar: the
+# per-tensor scale of an Nvfp4 weight), plus `bias`. `biases`: Affine only.
 @_dataclasses.dataclass(kw_only=True)
 class QuantizedLinearNode:
     """table mlxd.ir.QuantizedLinearNode"""
@@ -662,25 +681,31 @@ class QuantizedLinearNode:
     x: Tid
     w: Tid
     scales: Tid
-    biases: Tid
+    biases: Tid | None = None
     out: Tid
     bias: Tid | None = None
     group_size: int = 64
     bits: int = 4
+    mode: QuantMode = QuantMode.Affine
+    tensor_scale: Tid | None = None
+    transpose: bool = True
 
 
-# out = scales * q + biases, `w` packed as in QuantizedLinearNode; leading axes
-# (rows taken from a quantized table) pass through.
+# out = the weight `w` packed as in QuantizedLinearNode, dequantized (times
+# `tensor_scale`); leading axes (rows taken from a quantized table) pass
+# through. Affine: in the dtype of the scales; the other modes: float32.
 @_dataclasses.dataclass(kw_only=True)
 class DequantizeNode:
     """table mlxd.ir.DequantizeNode"""
 
     w: Tid
     scales: Tid
-    biases: Tid
+    biases: Tid | None = None
     out: Tid
     group_size: int = 64
     bits: int = 4
+    mode: QuantMode = QuantMode.Affine
+    tensor_scale: Tid | None = None
 
 
 # Matrix products with matrix-level gather (MLX's gather_mm), for expert
@@ -703,7 +728,7 @@ class GatherMMNode:
 
 
 # GatherMMNode over a quantized `w` (MLX's gather_qmm): w (E, N, K * bits / 32)
-# packed, with scales and biases (E, N, K / group_size), as in
+# packed, with scales (and, Affine, biases) (E, N, K / group_size), as in
 # QuantizedLinearNode, one matrix per expert; out[i] = x[lhs_indices[i]] @
 # weight[rhs_indices[i]]^T (`transpose` true) or @ weight[...] (false: w is
 # (E, K, N * bits / 32)).
@@ -714,7 +739,7 @@ class GatherQMMNode:
     x: Tid
     w: Tid
     scales: Tid
-    biases: Tid
+    biases: Tid | None = None
     out: Tid
     lhs_indices: Tid | None = None
     rhs_indices: Tid | None = None
@@ -722,6 +747,7 @@ class GatherQMMNode:
     group_size: int = 64
     bits: int = 4
     sorted_indices: bool = False
+    mode: QuantMode = QuantMode.Affine
 
 
 # Normalizes over the last `num_axes` axes.
@@ -2967,19 +2993,18 @@ class Builders:
             raise ValueError("mlxd.ir.QuantizedLinearNode.w is required")
         if obj.scales is None:
             raise ValueError("mlxd.ir.QuantizedLinearNode.scales is required")
-        if obj.biases is None:
-            raise ValueError("mlxd.ir.QuantizedLinearNode.biases is required")
         if obj.out is None:
             raise ValueError("mlxd.ir.QuantizedLinearNode.out is required")
-        builder.StartObject(8)
+        builder.StartObject(11)
         self.write_Tid(builder, obj.x)
         builder.Slot(0)
         self.write_Tid(builder, obj.w)
         builder.Slot(1)
         self.write_Tid(builder, obj.scales)
         builder.Slot(2)
-        self.write_Tid(builder, obj.biases)
-        builder.Slot(3)
+        if obj.biases is not None:
+            self.write_Tid(builder, obj.biases)
+            builder.Slot(3)
         self.write_Tid(builder, obj.out)
         builder.Slot(4)
         if obj.bias is not None:
@@ -2987,6 +3012,11 @@ class Builders:
             builder.Slot(5)
         builder.PrependInt32Slot(6, obj.group_size, 64)
         builder.PrependInt32Slot(7, obj.bits, 4)
+        if obj.tensor_scale is not None:
+            self.write_Tid(builder, obj.tensor_scale)
+            builder.Slot(9)
+        builder.PrependInt8Slot(8, obj.mode, 0)
+        builder.PrependBoolSlot(10, obj.transpose, True)
         return builder.EndObject()
 
     def build_DequantizeNode(self, builder, obj):
@@ -2995,21 +3025,24 @@ class Builders:
             raise ValueError("mlxd.ir.DequantizeNode.w is required")
         if obj.scales is None:
             raise ValueError("mlxd.ir.DequantizeNode.scales is required")
-        if obj.biases is None:
-            raise ValueError("mlxd.ir.DequantizeNode.biases is required")
         if obj.out is None:
             raise ValueError("mlxd.ir.DequantizeNode.out is required")
-        builder.StartObject(6)
+        builder.StartObject(8)
         self.write_Tid(builder, obj.w)
         builder.Slot(0)
         self.write_Tid(builder, obj.scales)
         builder.Slot(1)
-        self.write_Tid(builder, obj.biases)
-        builder.Slot(2)
+        if obj.biases is not None:
+            self.write_Tid(builder, obj.biases)
+            builder.Slot(2)
         self.write_Tid(builder, obj.out)
         builder.Slot(3)
         builder.PrependInt32Slot(4, obj.group_size, 64)
         builder.PrependInt32Slot(5, obj.bits, 4)
+        if obj.tensor_scale is not None:
+            self.write_Tid(builder, obj.tensor_scale)
+            builder.Slot(7)
+        builder.PrependInt8Slot(6, obj.mode, 0)
         return builder.EndObject()
 
     def build_GatherMMNode(self, builder, obj):
@@ -3044,19 +3077,18 @@ class Builders:
             raise ValueError("mlxd.ir.GatherQMMNode.w is required")
         if obj.scales is None:
             raise ValueError("mlxd.ir.GatherQMMNode.scales is required")
-        if obj.biases is None:
-            raise ValueError("mlxd.ir.GatherQMMNode.biases is required")
         if obj.out is None:
             raise ValueError("mlxd.ir.GatherQMMNode.out is required")
-        builder.StartObject(11)
+        builder.StartObject(12)
         self.write_Tid(builder, obj.x)
         builder.Slot(0)
         self.write_Tid(builder, obj.w)
         builder.Slot(1)
         self.write_Tid(builder, obj.scales)
         builder.Slot(2)
-        self.write_Tid(builder, obj.biases)
-        builder.Slot(3)
+        if obj.biases is not None:
+            self.write_Tid(builder, obj.biases)
+            builder.Slot(3)
         self.write_Tid(builder, obj.out)
         builder.Slot(4)
         if obj.lhs_indices is not None:
@@ -3069,6 +3101,7 @@ class Builders:
         builder.PrependInt32Slot(9, obj.bits, 4)
         builder.PrependBoolSlot(7, obj.transpose, True)
         builder.PrependBoolSlot(10, obj.sorted_indices, False)
+        builder.PrependInt8Slot(11, obj.mode, 0)
         return builder.EndObject()
 
     def build_LayerNormNode(self, builder, obj):

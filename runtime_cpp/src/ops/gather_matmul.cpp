@@ -73,11 +73,11 @@ void exec_gather_mm(const GatherMMNode& n, ExecutionState& st, StreamOrDevice s)
 void exec_gather_qmm(const GatherQMMNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   bool widen = widens_on_cpu(x, s);
+  QuantizedScales q = quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "gather_qmm");
   mx::array product =
-      mx::gather_qmm(widened(x, widen, s), st.tensor(n.w), widened(st.tensor(n.scales), widen, s),
-                     widened(st.tensor(n.biases), widen, s), gather_indices(n.lhs_indices, st, s),
-                     gather_indices(n.rhs_indices, st, s), n.transpose, n.group_size, n.bits,
-                     "affine", std::nullopt, n.sorted_indices, s);
+      mx::gather_qmm(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
+                     gather_indices(n.lhs_indices, st, s), gather_indices(n.rhs_indices, st, s),
+                     n.transpose, n.group_size, n.bits, q.mode, std::nullopt, n.sorted_indices, s);
   st.set_tensor(n.out, widen ? mx::astype(product, x.dtype(), s) : product);
 }
 

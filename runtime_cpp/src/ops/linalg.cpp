@@ -23,25 +23,44 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
   }
 }
 
+// The per-tensor scale of an Nvfp4 weight, multiplied in float32 (in the
+// activations' half precision it would lose a few bits of every product), the
+// result back in `a`'s dtype.
+static mx::array tensor_scaled(const mx::array& a, const std::optional<Tid>& tensor_scale,
+                               const ExecutionState& st, StreamOrDevice s) {
+  if (!tensor_scale) return a;
+  mx::array scaled = mx::multiply(a, mx::astype(st.tensor(*tensor_scale), mx::float32, s), s);
+  return mx::astype(scaled, a.dtype(), s);
+}
+
 // The weight stays packed: MLX dequantizes it group by group inside the product.
 void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   bool widen = widens_on_cpu(x, s);
-  mx::array y = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w),
-                                     widened(st.tensor(n.scales), widen, s),
-                                     widened(st.tensor(n.biases), widen, s),
-                                     /*transpose=*/true, n.group_size, n.bits, "affine", s);
+  QuantizedScales q =
+      quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "quantized_linear");
+  mx::array y = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
+                                     n.transpose, n.group_size, n.bits, q.mode, s);
+  y = tensor_scaled(y, n.tensor_scale, st, s);
   if (n.bias) y = mx::add(y, widened(st.tensor(*n.bias), widen, s), s);
   st.set_tensor(n.out, widen ? mx::astype(y, x.dtype(), s) : y);
 }
 
+// Affine weights come out in the dtype of their scales (half precision widened
+// on the CPU, then rounded once); the fp modes' in float32, which holds every
+// value of theirs exactly.
 void exec_dequantize(const DequantizeNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& scales = st.tensor(n.scales);
-  bool widen = widens_on_cpu(scales, s);
-  mx::array rows = mx::dequantize(st.tensor(n.w), widened(scales, widen, s),
-                                  widened(st.tensor(n.biases), widen, s), n.group_size, n.bits,
-                                  "affine", std::nullopt, std::nullopt, s);
-  st.set_tensor(n.out, widen ? mx::astype(rows, scales.dtype(), s) : rows);
+  bool affine = n.mode == ir::QuantMode_Affine;
+  bool widen = affine && widens_on_cpu(scales, s);
+  mx::Dtype dtype = affine ? scales.dtype() : mx::float32;
+  QuantizedScales q = quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "dequantize");
+  std::optional<mx::Dtype> out_dtype;
+  if (!affine) out_dtype = mx::float32;
+  mx::array rows = mx::dequantize(st.tensor(n.w), q.scales, q.biases, n.group_size, n.bits, q.mode,
+                                  std::nullopt, out_dtype, s);
+  rows = tensor_scaled(rows, n.tensor_scale, st, s);
+  st.set_tensor(n.out, rows.dtype() == dtype ? rows : mx::astype(rows, dtype, s));
 }
 
 void exec_addmm(const AddmmNode& n, ExecutionState& st, StreamOrDevice s) {

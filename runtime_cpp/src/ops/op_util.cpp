@@ -1,5 +1,7 @@
 #include "op_util.h"
 
+#include <cctype>
+
 #include "mlx_backend.h"
 
 namespace mlxd::ops {
@@ -22,6 +24,25 @@ bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
 
 mx::array widened(const mx::array& a, bool widen, StreamOrDevice s) {
   return widen ? mx::astype(a, mx::float32, s) : a;
+}
+
+QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
+                                 const std::optional<Tid>& biases, const ExecutionState& st,
+                                 bool widen, StreamOrDevice s, const char* op) {
+  const char* name = ir::EnumNameQuantMode(mode);
+  if (name == nullptr || *name == '\0') {
+    throw ExecutionError(std::string(op) + ": unknown quantization mode " +
+                         std::to_string(static_cast<int>(mode)));
+  }
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool affine = mode == ir::QuantMode_Affine;
+  if (affine != biases.has_value()) {
+    throw ExecutionError(std::string(op) + ": " + lower +
+                         (affine ? " quantization needs biases" : " quantization takes no biases"));
+  }
+  if (!affine) return {lower, st.tensor(scales), std::nullopt};
+  return {lower, widened(st.tensor(scales), widen, s), widened(st.tensor(*biases), widen, s)};
 }
 
 int normalize_axis(int axis, int ndim, const char* op) {

@@ -3,6 +3,7 @@
 
 #include <mlx/mlx.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,19 @@ bool widens_on_cpu(const mx::array& a, StreamOrDevice s);
 
 // `a` in float32 when `widen`, else `a` itself.
 mx::array widened(const mx::array& a, bool widen, StreamOrDevice s);
+
+// A quantized weight's scales (and, Affine only, biases) as MLX takes them,
+// with MLX's name for the mode (the schema's QuantMode name, lower-cased).
+// Float scales and biases are widened with the activations (`widen`); the fp
+// modes' uint8 scales are bytes of E8M0/E4M3 numbers and stay as they are.
+struct QuantizedScales {
+  std::string mode;
+  mx::array scales;
+  std::optional<mx::array> biases;
+};
+QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
+                                 const std::optional<Tid>& biases, const ExecutionState& st,
+                                 bool widen, StreamOrDevice s, const char* op);
 
 inline int32_t to_i32(int64_t v, const char* what) {
   if (v < INT32_MIN || v > INT32_MAX) {

@@ -6,8 +6,9 @@ import flatbuffers
 from flatbuffers.compat import import_numpy
 np = import_numpy()
 
-# out = scales * q + biases, `w` packed as in QuantizedLinearNode; leading axes
-# (rows taken from a quantized table) pass through.
+# out = the weight `w` packed as in QuantizedLinearNode, dequantized (times
+# `tensor_scale`); leading axes (rows taken from a quantized table) pass
+# through. Affine: in the dtype of the scales; the other modes: float32.
 class DequantizeNode(object):
     __slots__ = ['_tab']
 
@@ -88,8 +89,26 @@ class DequantizeNode(object):
             return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
         return 4
 
+    # DequantizeNode
+    def Mode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int8Flags, o + self._tab.Pos)
+        return 0
+
+    # DequantizeNode
+    def TensorScale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = o + self._tab.Pos
+            from mlxd.ir.Tid import Tid
+            obj = Tid()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def DequantizeNodeStart(builder):
-    builder.StartObject(6)
+    builder.StartObject(8)
 
 def Start(builder):
     DequantizeNodeStart(builder)
@@ -129,6 +148,18 @@ def DequantizeNodeAddBits(builder, bits):
 
 def AddBits(builder, bits):
     DequantizeNodeAddBits(builder, bits)
+
+def DequantizeNodeAddMode(builder, mode):
+    builder.PrependInt8Slot(6, mode, 0)
+
+def AddMode(builder, mode):
+    DequantizeNodeAddMode(builder, mode)
+
+def DequantizeNodeAddTensorScale(builder, tensorScale):
+    builder.PrependStructSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(tensorScale), 0)
+
+def AddTensorScale(builder, tensorScale):
+    DequantizeNodeAddTensorScale(builder, tensorScale)
 
 def DequantizeNodeEnd(builder):
     return builder.EndObject()

@@ -7,7 +7,7 @@ from flatbuffers.compat import import_numpy
 np = import_numpy()
 
 # GatherMMNode over a quantized `w` (MLX's gather_qmm): w (E, N, K * bits / 32)
-# packed, with scales and biases (E, N, K / group_size), as in
+# packed, with scales (and, Affine, biases) (E, N, K / group_size), as in
 # QuantizedLinearNode, one matrix per expert; out[i] = x[lhs_indices[i]] @
 # weight[rhs_indices[i]]^T (`transpose` true) or @ weight[...] (false: w is
 # (E, K, N * bits / 32)).
@@ -138,8 +138,15 @@ class GatherQMMNode(object):
             return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
         return False
 
+    # GatherQMMNode
+    def Mode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int8Flags, o + self._tab.Pos)
+        return 0
+
 def GatherQMMNodeStart(builder):
-    builder.StartObject(11)
+    builder.StartObject(12)
 
 def Start(builder):
     GatherQMMNodeStart(builder)
@@ -209,6 +216,12 @@ def GatherQMMNodeAddSortedIndices(builder, sortedIndices):
 
 def AddSortedIndices(builder, sortedIndices):
     GatherQMMNodeAddSortedIndices(builder, sortedIndices)
+
+def GatherQMMNodeAddMode(builder, mode):
+    builder.PrependInt8Slot(11, mode, 0)
+
+def AddMode(builder, mode):
+    GatherQMMNodeAddMode(builder, mode)
 
 def GatherQMMNodeEnd(builder):
     return builder.EndObject()

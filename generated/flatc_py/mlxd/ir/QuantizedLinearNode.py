@@ -6,12 +6,10 @@ import flatbuffers
 from flatbuffers.compat import import_numpy
 np = import_numpy()
 
-# MLX's affine quantization of a weight (rows, cols): `w` (rows, cols * bits / 32,
-# uint32) holds unsigned `bits`-bit values q packed along the last axis, value k
-# of a word in bits [k * bits, (k + 1) * bits); `scales` and `biases`
-# (rows, cols / group_size) give each run of `group_size` values of a row its
-# weight = scales * q + biases. bits: 4 or 8; group_size: 32, 64 or 128.
-# out = x @ weight^T (+ bias)
+# A product with a weight (rows, cols) quantized as QuantMode says, kept
+# packed: out = x @ weight^T (`transpose`; x (..., cols)) or x @ weight (not
+# `transpose`; x (..., rows)), times `tensor_scale` (a float32 scalar: the
+# per-tensor scale of an Nvfp4 weight), plus `bias`. `biases`: Affine only.
 class QuantizedLinearNode(object):
     __slots__ = ['_tab']
 
@@ -114,8 +112,33 @@ class QuantizedLinearNode(object):
             return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
         return 4
 
+    # QuantizedLinearNode
+    def Mode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int8Flags, o + self._tab.Pos)
+        return 0
+
+    # QuantizedLinearNode
+    def TensorScale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = o + self._tab.Pos
+            from mlxd.ir.Tid import Tid
+            obj = Tid()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizedLinearNode
+    def Transpose(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return True
+
 def QuantizedLinearNodeStart(builder):
-    builder.StartObject(8)
+    builder.StartObject(11)
 
 def Start(builder):
     QuantizedLinearNodeStart(builder)
@@ -167,6 +190,24 @@ def QuantizedLinearNodeAddBits(builder, bits):
 
 def AddBits(builder, bits):
     QuantizedLinearNodeAddBits(builder, bits)
+
+def QuantizedLinearNodeAddMode(builder, mode):
+    builder.PrependInt8Slot(8, mode, 0)
+
+def AddMode(builder, mode):
+    QuantizedLinearNodeAddMode(builder, mode)
+
+def QuantizedLinearNodeAddTensorScale(builder, tensorScale):
+    builder.PrependStructSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(tensorScale), 0)
+
+def AddTensorScale(builder, tensorScale):
+    QuantizedLinearNodeAddTensorScale(builder, tensorScale)
+
+def QuantizedLinearNodeAddTranspose(builder, transpose):
+    builder.PrependBoolSlot(10, transpose, 1)
+
+def AddTranspose(builder, transpose):
+    QuantizedLinearNodeAddTranspose(builder, transpose)
 
 def QuantizedLinearNodeEnd(builder):
     return builder.EndObject()
