@@ -18,6 +18,7 @@ from .deferred import DeferredConstant, active_session
 from .registry import HandlerRegistry
 from .signature import constant_value, input_spec
 from .slots import (
+    CompileTimeConstant,
     SlotKind,
     TensorSlot,
     Unsupported,
@@ -108,7 +109,18 @@ class Emitter:
     def slot(self, arg: Any) -> Any:
         if not isinstance(arg, Node):
             raise Unsupported(f"expected a graph value, got {arg!r}")
-        return self._slots[arg]
+        slot = self._slots[arg]
+        if isinstance(slot, CompileTimeConstant):
+            raise Unsupported(f"dtype {slot.dtype} has no MLX equivalent ({arg.name})")
+        return slot
+
+    def is_constant(self, node: Any) -> bool:
+        """`node` is a constant input (a parameter, buffer or lifted tensor),
+        of a dtype MLX has or not."""
+        slot = self._slots.get(node) if isinstance(node, Node) else None
+        return isinstance(slot, CompileTimeConstant) or (
+            isinstance(slot, TensorSlot) and slot.kind == SlotKind.CONSTANT
+        )
 
     def tensor_slot(self, arg: Any) -> TensorSlot:
         slot = self.slot(arg)

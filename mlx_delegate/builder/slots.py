@@ -52,6 +52,15 @@ class ValueSlot:
         return self
 
 
+@dataclass(frozen=True)
+class CompileTimeConstant:
+    """What a constant of a dtype MLX lacks (a float8 quantized weight and its
+    scales) is bound to: a handler may read its value at compile time
+    (`Emitter.constant`) and make constants of its own from it, never its slot."""
+
+    dtype: torch.dtype
+
+
 # Every IR dtype, for the slots the compiler makes (a quantized weight's
 # packed uint32 words, the rows taken from them). The tensors of a PyTorch
 # graph may not have the wide unsigned ones, which few PyTorch ops accept.

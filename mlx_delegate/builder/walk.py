@@ -20,7 +20,7 @@ from .emitter import Emitter, LoweredProgram
 from .finalize import finalize
 from .registry import HandlerRegistry
 from .signature import constant_value, input_spec, mutated_buffers
-from .slots import SlotKind, TensorSlot, Unsupported
+from .slots import IR_DTYPES, CompileTimeConstant, SlotKind, TensorSlot, Unsupported
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,10 @@ class ProgramBuilder:
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
             tensor = constant_value(self.program, spec)  # a meta tensor in a streamed export
             mutable = spec.kind == InputKind.BUFFER and spec.target in mutated_buffers(self.program)
+            if not mutable and tensor.dtype not in IR_DTYPES:
+                # Only read at compile time, by the handlers that can (a float8 weight)
+                e.bind(node, CompileTimeConstant(tensor.dtype))
+                return
             kind = SlotKind.MUTABLE_BUFFER if mutable else SlotKind.CONSTANT
             slot = e.new_tensor(kind, tensor.dtype, tuple(tensor.shape))
             # The partitioner's program holds fake tensors. A mutable buffer that starts

@@ -1,38 +1,68 @@
-"""Weight-only quantization (torchao's `quantize_` with `IntxWeightOnlyConfig`),
-lowered onto MLX's affine quantization with the weight kept packed.
+"""Quantized weights exported from torchao, lowered onto MLX's quantization
+with the weight kept packed (schema/schema.fbs, `QuantMode`, says how MLX
+stores each mode). Each form is a call that dequantizes constant tensors:
 
-Exported, a quantized weight is `torchao.dequantize_affine(q, [1, group],
-scale, zero_point, input_dtype, quant_min, quant_max, output_dtype)` over
-constants: q (rows, cols) holds integers in [quant_min, quant_max] (int4 ones
-unpacked, one per int8), and each run of `group` values of a row shares a scale
-and a zero point: weight = (q - zero_point) * scale.
+- `torchao::dequantize_affine(q, block_size, scale, zero_point, input_dtype,
+  quant_min, quant_max, output_dtype)` (`IntxWeightOnlyConfig`, any
+  granularity): q holds integers in [quant_min, quant_max], unpacked, one per
+  int8; each block of `block_size` values shares a scale and a zero point:
+  weight = (q - zero_point) * scale. MLX's affine mode stores u, unsigned
+  `bits`-bit values (1 to 6 or 8 bits) packed along the row, and weight =
+  scales * u + biases per group of 32, 64 or 128 values of a row. With u = q -
+  quant_min, (q - zero_point) * scale = scale * u + scale * (quant_min -
+  zero_point): the same integers, scales = scale, biases = scale * (quant_min -
+  zero_point). A block runs along one axis in groups (a multiple of 32
+  values), which becomes the packed axis, MLX's groups being the largest of 32,
+  64 and 128 that divide it; along the other axes it is 1 (per group, per
+  channel) or more (per tensor), and its scale is repeated over them.
+- `torchao::dequantize_int4_tensor(qdata, scale, zero_point, group_size,
+  output_dtype)` (ExecuTorch's export form of torchao's `Int4Tensor`): qdata
+  (rows, cols / 2) uint8 holds two unsigned 4-bit values a byte, the first in
+  the low half, which read as little-endian uint32 words is MLX's packing as it
+  is; scale and zero_point are (cols / group_size, rows), zero points possibly
+  fractional: weight = (q - zero_point) * scale, so scales = scale and biases =
+  -scale * zero_point, transposed.
+- `torchao::dequantize_nvfp4(qdata, scale, per_tensor_scale, 16,
+  output_dtype)` (ExecuTorch's `ExportableNVFP4Config`): qdata (rows, cols / 8)
+  uint32 of E2M1 nibbles and scale (rows, cols / 16) of E4M3 bytes are MLX's
+  nvfp4 layout as they are; weight = q * scale * per_tensor_scale, the last
+  multiplied into the result (`tensor_scale`).
+- `torchao::dequantize_mx(qdata, scale, float8_e4m3fn, 32, output_dtype)`
+  (ExecuTorch's `ExportableMXConfig`): float8 values, one a byte, and E8M0
+  scales: MLX's mxfp8 layout once the bytes are read as uint8 (four values a
+  uint32 word). PyTorch's float8 dtypes have no MLX equivalent, so these
+  constants never become slots of their own (builder: CompileTimeConstant).
 
-MLX's affine quantization stores u, unsigned `bits`-bit values packed into
-uint32 words along the row, and weight = scales * u + biases per group. With
-u = q - quant_min, (q - zero_point) * scale = scale * u + scale * (quant_min -
-zero_point): the same integers, scales = scale, biases = scale * (quant_min -
-zero_point). The repacking is done once, at compile time.
+The lowerings, for any of them:
 
-The weight is dequantized in float32 whatever the activations' dtype: in
-bfloat16, scales * u rounds away up to half a quantization step of an int8
-weight (u reaches 255; bfloat16 keeps 8 significant bits), where torchao
-rounds (q - zero_point) * scale once. So scales and biases are float32
-constants, the inputs are cast to float32 and the result back, and the weight
-MLX multiplies by is torchao's up to float32 rounding.
+- linear(x, W[, bias]), matmul/mm(x, W) and matmul/mm(x, W^T) ->
+  QuantizedLinearNode (quantized_matmul); `transpose` says whether the groups
+  run along the inputs of the product (x @ P^T) or its outputs (x @ P)
+- embedding(W, indices) -> the rows of the packed weight and of its scales
+  (and biases) taken, then dequantized (only the rows looked up)
+- the dequantize call feeding anything else (a weight tied to several users, a
+  convolution's) -> DequantizeNode of the whole weight
+- a stack of affine expert weights (experts, rows, cols) quantized along their
+  rows, gathered by expert ids into a batched matmul -> GatherQMMNode
+  (mlx_delegate/ops/experts.py)
 
-- linear(x, dequantize_affine(...), bias) -> QuantizedLinearNode (quantized_matmul)
-- embedding(dequantize_affine(...), indices) -> the rows of the packed weight,
-  scales and biases taken, then dequantized (only the rows looked up)
-- dequantize_affine feeding anything else (a weight tied to several users)
-  -> DequantizeNode of the whole weight
-- a stack of expert weights (experts, rows, cols), each quantized as above
-  (block size [1, 1, group]), gathered by expert ids into a batched matmul
-  -> GatherQMMNode (mlx_delegate/ops/experts.py)"""
+Dtypes: affine products, and the rows an embedding looks up, keep their
+result's dtype when it is half precision, with scales and biases in that
+dtype, as mlx-lm stores them: in float32 a bfloat16 model read twice the scale
+bytes and ran MLX's float32 kernels, and decoded a 1B int4 model on an H100 at
+0.5x mlx-lm's speed. The CPU plugin widens half-precision products to float32
+(runtime_cpp/src/ops/op_util.h). Else, and for a whole weight dequantized on
+its own, the dtype is float32: that weight may feed any op (a sum of its rows,
+say), and bfloat16 biases would put a rounding error of up to 2**-9 of each
+group's offset into every one of its values. The fp modes' scales are bytes;
+their weights dequantize to float32, which holds each of their values
+exactly."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from math import prod
+from typing import Callable, Optional
 
 import torch
 from torch.fx import Node
@@ -41,7 +71,6 @@ from ..builder import (
     Emitter,
     HandlerRegistry,
     PatternMatch,
-    SlotKind,
     TensorSlot,
     Unsupported,
     ir_dtype,
@@ -53,170 +82,470 @@ from .common import arg
 HANDLERS = HandlerRegistry()
 
 DEQUANTIZE_AFFINE = "torchao::dequantize_affine"
+DEQUANTIZE_INT4_TENSOR = "torchao::dequantize_int4_tensor"
+DEQUANTIZE_NVFP4 = "torchao::dequantize_nvfp4"
+DEQUANTIZE_MX = "torchao::dequantize_mx"
 GROUP_SIZES = (32, 64, 128)  # MLX's affine group sizes
-BITS = (4, 8)
+BITS = (1, 2, 3, 4, 5, 6, 8)  # MLX's affine bit widths
 WORD_BITS = 32
-# Quantized products (and the rows an embedding looks up) keep their result's dtype
-# when it is half precision, with scales and biases in that dtype, as mlx-lm stores
-# them: in float32 a bfloat16 model read twice the scale bytes and ran MLX's float32
-# kernels, and decoded a 1B int4 model on an H100 at 0.5x mlx-lm's speed. The CPU
-# plugin widens half-precision products to float32 (runtime_cpp/src/ops/op_util.h).
-# Else, and for a whole weight dequantized on its own, the dtype is float32: that
-# weight may feed any op (a sum of its rows, say), and bfloat16 biases would put a
-# rounding error of up to 2**-9 of each group's offset into every one of its values.
 HALF = (torch.bfloat16, torch.float16)
+FLOATS = (torch.float32, *HALF)
+# A ScalarType argument left at its op-schema default arrives as its code.
+SCALAR_TYPES = {5: torch.float16, 6: torch.float32, 15: torch.bfloat16}
+TRANSPOSES = ("aten::permute_copy", "aten::permute", "aten::t_copy", "aten::t")
+TRANSPOSES_INT = ("aten::transpose_copy.int", "aten::transpose.int")
 
 
 @dataclass(frozen=True)
-class AffineWeight:
-    """A `dequantize_affine` node of a 2-D weight quantized in groups along its
-    rows, or of a stack of them (`batch`: the leading sizes, e.g. the experts)."""
+class Packed:
+    """The constant slots a quantized weight is stored in, in MLX's layout."""
+
+    w: TensorSlot
+    scales: TensorSlot
+    biases: Optional[TensorSlot]  # affine only
+    tensor_scale: Optional[TensorSlot] = None  # a float32 scalar the weight is multiplied by
+
+    @property
+    def dtype(self) -> torch.dtype:
+        """What MLX dequantizes it to (the affine mode: its scales' dtype)."""
+        return self.scales.dtype if self.biases is not None else torch.float32
+
+
+@dataclass(frozen=True)
+class QuantizedWeight:
+    """A call that dequantizes constant tensors into a weight of `shape`,
+    seen as MLX's quantization: groups of `group_size` values along `axis`
+    share a scale. Packed, that axis comes last and the others keep their
+    order (`layout`). `block` is the source's block of values per scale (one
+    entry per axis), which `per_group` repeats onto MLX's groups."""
 
     node: Node
-    q: Node
-    scale: Node
-    zero_point: Optional[Node]
-    group_size: int
+    mode: ir.QuantMode
     bits: int
-    quant_min: int
+    group_size: int
+    shape: tuple
+    axis: int
     dtype: torch.dtype  # the dequantized weight's
-    rows: int
-    cols: int
-    batch: tuple = ()
+    block: tuple
+
+    @property
+    def layout(self) -> tuple:
+        """The weight's axes in packed order."""
+        return (*(i for i in range(len(self.shape)) if i != self.axis), self.axis)
+
+    @property
+    def layout_shape(self) -> tuple:
+        return tuple(self.shape[i] for i in self.layout)
 
     @property
     def packed_shape(self) -> tuple:
-        return (*self.batch, self.rows, self.cols * self.bits // WORD_BITS)
+        *lead, cols = self.layout_shape
+        return (*lead, cols * self.bits // WORD_BITS)
 
     @property
     def groups_shape(self) -> tuple:
-        return (*self.batch, self.rows, self.cols // self.group_size)
+        *lead, cols = self.layout_shape
+        return (*lead, cols // self.group_size)
+
+    def sources(self) -> tuple:
+        """The tensors it is made of, constants all (checked at lowering)."""
+        raise NotImplementedError
+
+    def packed(self, b: Emitter, dtype: torch.dtype) -> Packed:
+        """Its constant slots; float scales and biases in `dtype`."""
+        raise NotImplementedError
+
+    def per_group(self, t: torch.Tensor) -> torch.Tensor:
+        """`t`, one value per source block, as one per MLX group of the packed
+        layout (`groups_shape`), in float64."""
+        t = t.to(torch.float64).reshape([n // k for n, k in zip(self.shape, self.block)])
+        for i, k in enumerate(self.block):
+            repeats = k // self.group_size if i == self.axis else k
+            if repeats > 1:
+                t = t.repeat_interleave(repeats, dim=i)
+        return t.permute(self.layout).reshape(self.groups_shape)
 
 
-def affine_weight(node, ndim: int = 2) -> AffineWeight:
-    """The quantization of `node`, a dequantize_affine call of an `ndim`-D
-    weight (2, or 3 for a stack of expert weights); Unsupported says what MLX's
-    affine quantization cannot hold."""
-    if not (
-        isinstance(node, Node)
-        and node.op == "call_function"
-        and target_key(node.target) == DEQUANTIZE_AFFINE
-    ):
-        raise Unsupported("not a torchao dequantize_affine")
-    args = _dequantize_args(node)
-    q, scale, zero_point = args["input"], args["scale"], args["zero_point"]
-    if not all(isinstance(n, Node) for n in (q, scale)) or not isinstance(
-        zero_point, (Node, type(None))
-    ):
-        raise Unsupported("dequantize_affine of values that are not tensors")
-    q_val = q.meta["val"]
-    if q_val.dim() != ndim or q_val.dtype not in (torch.int8, torch.uint8):
-        raise Unsupported(
-            f"quantized weight {q_val.dtype}{tuple(q_val.shape)}: {ndim}-D int8/uint8 only"
+def _check_constants(b: Emitter, weight: QuantizedWeight) -> None:
+    if not all(n is None or b.is_constant(n) for n in weight.sources()):
+        raise Unsupported("the quantized weight is not a constant")
+
+
+def _mlx_group(block: int) -> int:
+    """The largest of MLX's group sizes that divides `block`."""
+    for size in reversed(GROUP_SIZES):
+        if block % size == 0:
+            return size
+    raise ValueError(block)
+
+
+def _static_shape(node: Node, what: str) -> tuple:
+    value = node.meta["val"]
+    if any(isinstance(d, torch.SymInt) for d in value.shape):
+        raise Unsupported(f"{what} of dynamic shape")
+    return tuple(int(d) for d in value.shape)
+
+
+def _tensors(*nodes) -> None:
+    if not all(isinstance(n, Node) for n in nodes):
+        raise Unsupported("a dequantization of values that are not tensors")
+
+
+def _output_dtype(node: Node, name: str = "output_dtype") -> torch.dtype:
+    dtype = arg(node, name)
+    dtype = SCALAR_TYPES.get(dtype, dtype) if isinstance(dtype, int) else dtype
+    if dtype not in FLOATS:
+        raise Unsupported(f"dequantized to {dtype}: float32, bfloat16 or float16 only")
+    return dtype
+
+
+# ---- torchao.dequantize_affine ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class AffineWeight(QuantizedWeight):
+    q: Node
+    scale: Node
+    zero_point: Optional[Node]
+    quant_min: int
+
+    def sources(self) -> tuple:
+        return (self.q, self.scale, self.zero_point)
+
+    def packed(self, b: Emitter, dtype: torch.dtype) -> Packed:
+        """Scales and biases computed in float64 from torchao's scale and zero
+        point, rounded once."""
+        _check_constants(b, self)
+
+        def scales64() -> torch.Tensor:
+            return self.per_group(b.constant(self.scale))
+
+        def biases() -> torch.Tensor:
+            if self.zero_point is None:
+                return (scales64() * self.quant_min).to(dtype)
+            zero = self.per_group(b.constant(self.zero_point))
+            return (scales64() * (self.quant_min - zero)).to(dtype)
+
+        def words() -> torch.Tensor:
+            q = b.constant(self.q).permute(self.layout)
+            return pack(q, self.quant_min, self.bits)
+
+        return Packed(
+            b.computed_constant(words, torch.uint32, self.packed_shape),
+            b.computed_constant(lambda: scales64().to(dtype), dtype, self.groups_shape),
+            b.computed_constant(biases, dtype, self.groups_shape),
         )
-    if any(isinstance(d, torch.SymInt) for d in q_val.shape):
-        raise Unsupported("quantized weight of dynamic shape")
-    *batch, rows, cols = (int(d) for d in q_val.shape)
-    block = [int(b) for b in args["block_size"]]
-    group = block[-1] if block else 0
-    if block[:-1] != [1] * (ndim - 1) or group not in GROUP_SIZES or cols % group:
-        raise Unsupported(f"block size {block}: groups of {GROUP_SIZES} along rows only")
-    quant_min, quant_max = _quant_range(args)
+
+
+def affine_weight(node, ndim: Optional[int] = 2, any_axis: bool = False) -> AffineWeight:
+    """The quantization of `node`, a dequantize_affine call of an `ndim`-D
+    weight (None: of any rank from 2), grouped along its last axis unless
+    `any_axis`; Unsupported says what MLX's affine quantization cannot hold."""
+    if target_key(getattr(node, "target", None)) != DEQUANTIZE_AFFINE:
+        raise Unsupported("not a torchao dequantize_affine")
+    q, scale, zero_point = (arg(node, n) for n in ("input", "scale", "zero_point"))
+    _tensors(q, scale)
+    if zero_point is not None:
+        _tensors(zero_point)
+    q_val = q.meta["val"]
+    if q_val.dtype not in (torch.int8, torch.uint8):
+        raise Unsupported(f"quantized values of {q_val.dtype}: int8/uint8 only")
+    if q_val.dim() < 2 or (ndim is not None and q_val.dim() != ndim):
+        rank = "2-D or more" if ndim is None else f"{ndim}-D"
+        raise Unsupported(f"quantized weight {tuple(q_val.shape)}: {rank} only")
+    shape = _static_shape(q, "quantized weight")
+    block = [int(k) for k in arg(node, "block_size")]
+    axis = _group_axis(shape, block)
+    if axis != len(shape) - 1 and not any_axis:
+        raise Unsupported(f"block size {block}: groups along the last axis only here")
+    quant_min, quant_max = _quant_range(node)
     bits = (quant_max - quant_min).bit_length()
     if bits not in BITS:
-        raise Unsupported(f"range [{quant_min}, {quant_max}] takes {bits} bits; MLX here: {BITS}")
-    dtype = args["output_dtype"]
-    if dtype not in (torch.float32, torch.bfloat16, torch.float16):
-        raise Unsupported(f"dequantized to {dtype} (computed in float32)")
-    groups = q_val.numel() // group
+        raise Unsupported(
+            f"range [{quant_min}, {quant_max}] takes {bits} bits; MLX packs {BITS} bits"
+        )
+    blocks = prod(n // k for n, k in zip(shape, block))
     for n in (scale, zero_point):
-        if n is not None and n.meta["val"].numel() != groups:
-            raise Unsupported(f"{n.name} has {n.meta['val'].numel()} values for {groups} groups")
+        if n is not None and n.meta["val"].numel() != blocks:
+            raise Unsupported(f"{n.name} has {n.meta['val'].numel()} values for {blocks} blocks")
     return AffineWeight(
-        node, q, scale, zero_point, group, bits, quant_min, dtype, rows, cols, tuple(batch)
+        node=node,
+        mode=ir.QuantMode.Affine,
+        bits=bits,
+        group_size=_mlx_group(block[axis]),
+        shape=shape,
+        axis=axis,
+        dtype=_output_dtype(node),
+        block=tuple(block),
+        q=q,
+        scale=scale,
+        zero_point=zero_point,
+        quant_min=quant_min,
     )
 
 
-def _dequantize_args(node: Node) -> dict:
-    names = ("input", "block_size", "scale", "zero_point", "input_dtype", "quant_min", "quant_max")
-    values = {name: arg(node, name) for name in names}
-    dtype = arg(node, "output_dtype")
-    # Left out, it is the schema's default, ScalarType 6 (Float), as a number.
-    values["output_dtype"] = torch.float32 if dtype == 6 else dtype
-    return values
+def _group_axis(shape: tuple, block: list) -> int:
+    """The axis MLX's groups run along: the last whose blocks hold more than
+    one value, a multiple of 32 of them (per tensor: the last axis)."""
+    valid = len(block) == len(shape) and all(0 < k and n % k == 0 for n, k in zip(shape, block))
+    grouped = [i for i, k in enumerate(block) if k > 1] if valid else []
+    if not grouped or block[grouped[-1]] % GROUP_SIZES[0]:
+        raise Unsupported(
+            f"block size {block} of a {list(shape)} weight: MLX groups {GROUP_SIZES[0]}, "
+            f"{GROUP_SIZES[1]} or {GROUP_SIZES[2]} values along one axis, the block a "
+            "multiple of 32 values along it"
+        )
+    return grouped[-1]
 
 
-def _quant_range(args: dict) -> tuple[int, int]:
+def _quant_range(node: Node) -> tuple[int, int]:
     """[quant_min, quant_max], by default the whole range of `input_dtype`."""
-    low, high = args["quant_min"], args["quant_max"]
+    low, high = arg(node, "quant_min"), arg(node, "quant_max")
     if low is None or high is None:
         try:
-            info = torch.iinfo(args["input_dtype"])
+            info = torch.iinfo(arg(node, "input_dtype"))
         except TypeError:
-            raise Unsupported(f"no quant_min/quant_max for {args['input_dtype']}") from None
+            raise Unsupported(f"no quant_min/quant_max for {arg(node, 'input_dtype')}") from None
         low = info.min if low is None else low
         high = info.max if high is None else high
     return int(low), int(high)
 
 
-def _constants(b: Emitter, weight: AffineWeight) -> bool:
-    return all(
-        n is None or b.tensor_slot(n).kind == SlotKind.CONSTANT
-        for n in (weight.q, weight.scale, weight.zero_point)
-    )
-
-
-PACK_SLICE = 1 << 20  # words packed at a time
+PACK_SLICE = 1 << 20  # runs of values packed at a time
 
 
 def pack(q: torch.Tensor, quant_min: int, bits: int) -> torch.Tensor:
-    """q (..., rows, cols) as MLX's packed words (..., rows, cols * bits / 32),
-    uint32: value k of a word holds q - quant_min in bits [k * bits, (k + 1) * bits)."""
-    per_word = WORD_BITS // bits
+    """q (..., cols) as MLX's packed words (..., cols * bits / 32), uint32: the
+    values q - quant_min of a row as one little-endian bit stream, value k in
+    bits [k * bits, (k + 1) * bits). A run of values that fills whole bytes (a
+    word, or 8 values of 3, 5 or 6 bits) is summed as one int64, whose low
+    bytes (little-endian) are the run's."""
     if q.min() < quant_min or q.max() > quant_min + (1 << bits) - 1:
         raise Unsupported(f"quantized values outside [{quant_min}, {quant_min + (1 << bits) - 1}]")
-    words = q.reshape(-1, per_word)
-    packed = torch.empty(words.shape[0], dtype=torch.uint32)
-    shifts = torch.arange(per_word, dtype=torch.int64) * bits
+    per_run = WORD_BITS // bits if WORD_BITS % bits == 0 else 8
+    run_bytes = per_run * bits // 8
+    runs = q.reshape(-1, per_run)
+    shifts = torch.arange(per_run, dtype=torch.int64) * bits
+    packed = torch.empty(runs.shape[0], run_bytes, dtype=torch.uint8)
     # In slices: the int64 arithmetic of a whole LLM embedding would take 8 bytes a value.
-    for start in range(0, words.shape[0], PACK_SLICE):
-        part = words[start : start + PACK_SLICE].to(torch.int64) - quant_min
-        packed[start : start + PACK_SLICE] = (part << shifts).sum(-1).to(torch.uint32)
-    return packed.reshape(*q.shape[:-1], -1)
+    for start in range(0, runs.shape[0], PACK_SLICE):
+        part = runs[start : start + PACK_SLICE].to(torch.int64) - quant_min
+        sums = (part << shifts).sum(-1)
+        packed[start : start + PACK_SLICE] = sums.view(torch.uint8).reshape(-1, 8)[:, :run_bytes]
+    return packed.reshape(*q.shape[:-1], -1).view(torch.uint32)
+
+
+# ---- torchao.dequantize_int4_tensor -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Int4TensorWeight(QuantizedWeight):
+    qdata: Node
+    scale: Node
+    zero_point: Node
+
+    def sources(self) -> tuple:
+        return (self.qdata, self.scale, self.zero_point)
+
+    def packed(self, b: Emitter, dtype: torch.dtype) -> Packed:
+        _check_constants(b, self)
+
+        def scales64() -> torch.Tensor:
+            return self.per_group(b.constant(self.scale).t())
+
+        def biases() -> torch.Tensor:
+            return (-scales64() * self.per_group(b.constant(self.zero_point).t())).to(dtype)
+
+        return Packed(
+            b.computed_constant(
+                lambda: b.constant(self.qdata).contiguous().view(torch.uint32),
+                torch.uint32,
+                self.packed_shape,
+            ),
+            b.computed_constant(lambda: scales64().to(dtype), dtype, self.groups_shape),
+            b.computed_constant(biases, dtype, self.groups_shape),
+        )
+
+
+def int4_tensor_weight(node: Node) -> Int4TensorWeight:
+    qdata, scale, zero_point = (arg(node, n) for n in ("qdata", "scale", "zero_point"))
+    _tensors(qdata, scale, zero_point)
+    if qdata.meta["val"].dtype != torch.uint8 or qdata.meta["val"].dim() != 2:
+        raise Unsupported("int4 tensor data: 2-D uint8 only")
+    rows, half = _static_shape(qdata, "int4 tensor")
+    cols, group = 2 * half, int(arg(node, "group_size"))
+    if group % GROUP_SIZES[0] or cols % group:
+        raise Unsupported(f"int4 groups of {group} of {cols} values: a multiple of 32 only")
+    for n in (scale, zero_point):
+        if tuple(n.meta["val"].shape) != (cols // group, rows):
+            raise Unsupported(f"{n.name} {tuple(n.meta['val'].shape)} for groups of {group}")
+    return Int4TensorWeight(
+        node=node,
+        mode=ir.QuantMode.Affine,
+        bits=4,
+        group_size=_mlx_group(group),
+        shape=(rows, cols),
+        axis=1,
+        dtype=_output_dtype(node),
+        block=(1, group),
+        qdata=qdata,
+        scale=scale,
+        zero_point=zero_point,
+    )
+
+
+# ---- ExecuTorch's NVFP4 and MX forms -------------------------------------------
+
+
+@dataclass(frozen=True)
+class FloatWeight(QuantizedWeight):
+    """An nvfp4 or mxfp8 weight: its values and scales are MLX's bytes, read
+    as they are (`qdata` uint32, `scale` uint8) or reinterpreted (float8)."""
+
+    qdata: Node
+    scale: Node
+    tensor_scale: Optional[Node] = None
+
+    def sources(self) -> tuple:
+        return (self.qdata, self.scale, self.tensor_scale)
+
+    def packed(self, b: Emitter, dtype: torch.dtype) -> Packed:
+        _check_constants(b, self)
+        return Packed(
+            self._bytes(b, self.qdata, torch.uint32, self.packed_shape),
+            self._bytes(b, self.scale, torch.uint8, self.groups_shape),
+            None,
+            self._tensor_scale(b),
+        )
+
+    @staticmethod
+    def _bytes(b: Emitter, node: Node, dtype: torch.dtype, shape: tuple) -> TensorSlot:
+        if node.meta["val"].dtype == dtype:
+            return b.tensor_slot(node)
+        return b.computed_constant(
+            lambda: b.constant(node).contiguous().view(torch.uint8).view(dtype), dtype, shape
+        )
+
+    def _tensor_scale(self, b: Emitter) -> Optional[TensorSlot]:
+        """None where it is 1 (known once lowering for real)."""
+        if self.tensor_scale is None:
+            return None
+        value = b.constant(self.tensor_scale)
+        if value is not None and value.item() == 1:
+            return None
+        slot = b.tensor_slot(self.tensor_scale)
+        if slot.dtype == torch.float32 and slot.shape == ():
+            return slot
+        return b.computed_constant(
+            lambda: b.constant(self.tensor_scale).to(torch.float32).reshape(()), torch.float32, ()
+        )
+
+
+def nvfp4_weight(node: Node) -> FloatWeight:
+    qdata, scale, tensor_scale = (arg(node, n) for n in ("qdata", "scale", "per_tensor_scale"))
+    _tensors(qdata, scale, tensor_scale)
+    block = int(arg(node, "block_size"))
+    if block != 16:
+        raise Unsupported(f"nvfp4 blocks of {block}: MLX's nvfp4 groups 16 values")
+    rows, cols = _float_weight_shape(node, qdata, torch.uint32, 8)
+    _check_scales(scale, torch.uint8, (rows, cols // block))
+    if tensor_scale.meta["val"].numel() != 1:
+        raise Unsupported("a per-tensor scale of more than one value")
+    return FloatWeight(
+        node=node,
+        mode=ir.QuantMode.Nvfp4,
+        bits=4,
+        group_size=block,
+        shape=(rows, cols),
+        axis=1,
+        dtype=_output_dtype(node),
+        block=(1, block),
+        qdata=qdata,
+        scale=scale,
+        tensor_scale=tensor_scale,
+    )
+
+
+def mx_weight(node: Node) -> FloatWeight:
+    qdata, scale = arg(node, "qdata"), arg(node, "scale")
+    _tensors(qdata, scale)
+    elements, block = arg(node, "elem_dtype"), int(arg(node, "block_size"))
+    if elements != torch.float8_e4m3fn:
+        raise Unsupported(f"MX elements of {elements}: MLX's MX modes take float8_e4m3fn (mxfp8)")
+    if block != 32:
+        raise Unsupported(f"MX blocks of {block}: MLX's mxfp8 groups 32 values")
+    rows, cols = _float_weight_shape(node, qdata, torch.float8_e4m3fn, 1)
+    _check_scales(scale, torch.float8_e8m0fnu, (rows, cols // block))
+    return FloatWeight(
+        node=node,
+        mode=ir.QuantMode.Mxfp8,
+        bits=8,
+        group_size=block,
+        shape=(rows, cols),
+        axis=1,
+        dtype=_output_dtype(node),
+        block=(1, block),
+        qdata=qdata,
+        scale=scale,
+    )
+
+
+def _float_weight_shape(node: Node, qdata: Node, dtype: torch.dtype, per_item: int) -> tuple:
+    value = qdata.meta["val"]
+    if value.dtype != dtype or value.dim() != 2:
+        raise Unsupported(f"{target_key(node.target)} of {value.dtype} data: 2-D {dtype} only")
+    rows, items = _static_shape(qdata, "quantized weight")
+    if (items * per_item) % WORD_BITS:
+        raise Unsupported(f"rows of {items * per_item} values: a multiple of 32 only")
+    return rows, items * per_item
+
+
+def _check_scales(scale: Node, dtype: torch.dtype, shape: tuple) -> None:
+    value = scale.meta["val"]
+    if value.dtype != dtype or tuple(value.shape) != shape:
+        raise Unsupported(f"scales {value.dtype}{tuple(value.shape)}: {dtype}{shape} expected")
+
+
+# ---- every form -----------------------------------------------------------------
+
+READERS: dict[str, Callable[[Node], QuantizedWeight]] = {
+    DEQUANTIZE_AFFINE: lambda node: affine_weight(node, ndim=None, any_axis=True),
+    DEQUANTIZE_INT4_TENSOR: int4_tensor_weight,
+    DEQUANTIZE_NVFP4: nvfp4_weight,
+    DEQUANTIZE_MX: mx_weight,
+}
+
+
+def quantized_weight(node) -> QuantizedWeight:
+    """The quantization of `node`, a call of one of READERS' ops; Unsupported
+    says why MLX cannot hold it."""
+    key = target_key(node.target) if isinstance(node, Node) and node.op == "call_function" else None
+    if key not in READERS:
+        raise Unsupported("not a torchao dequantization")
+    return READERS[key](node)
+
+
+def _operand(node: Node, index: int) -> Optional[QuantizedWeight]:
+    """The quantized weight argument `index` of `node` dequantizes, if any."""
+    operand = node.args[index] if len(node.args) > index else None
+    try:
+        return quantized_weight(operand)
+    except Unsupported:
+        return None
+
+
+def repacked(
+    b: Emitter, weight: QuantizedWeight, dtype: torch.dtype
+) -> tuple[TensorSlot, TensorSlot, Optional[TensorSlot]]:
+    """The packed weight and its scales and biases, scales and biases in `dtype`."""
+    packed = weight.packed(b, dtype)
+    return packed.w, packed.scales, packed.biases
 
 
 def compute_dtype(b: Emitter, node: Node) -> torch.dtype:
     """The dtype `node`'s quantized product runs in."""
     dtype = b.val(node).dtype
     return dtype if dtype in HALF else torch.float32
-
-
-def repacked(
-    b: Emitter, weight: AffineWeight, dtype: torch.dtype
-) -> tuple[TensorSlot, TensorSlot, TensorSlot]:
-    """Constant slots of the packed weight and its scales and biases in `dtype`
-    (computed in float64 from torchao's scale and zero point, rounded once)."""
-    if not _constants(b, weight):
-        raise Unsupported("the quantized weight is not a constant")
-    groups = weight.groups_shape
-
-    def scale64() -> torch.Tensor:
-        return b.constant(weight.scale).to(torch.float64).reshape(groups)
-
-    def biases() -> torch.Tensor:
-        if weight.zero_point is None:
-            zero = torch.zeros(groups, dtype=torch.float64)
-        else:
-            zero = b.constant(weight.zero_point).to(torch.float64).reshape(groups)
-        return (scale64() * (weight.quant_min - zero)).to(dtype)
-
-    packed = b.computed_constant(
-        lambda: pack(b.constant(weight.q), weight.quant_min, weight.bits),
-        torch.uint32,
-        weight.packed_shape,
-    )
-    scales = b.computed_constant(lambda: scale64().to(dtype), dtype, groups)
-    return packed, scales, b.computed_constant(biases, dtype, groups)
 
 
 def _compute_result(b: Emitter, node: Node, dtype: torch.dtype) -> TensorSlot:
@@ -232,87 +561,155 @@ def _cast_result(b: Emitter, node: Node, result: TensorSlot) -> None:
         b.emit(ir.AsTypeNode(x=result.tid, out=b.out(node).tid, dtype=ir_dtype(dtype)))
 
 
-def _dequantize(b: Emitter, node: Node, weight: AffineWeight, w, scales, biases) -> None:
-    """`node`'s result: the rows `w`, `scales` and `biases` dequantized, in
-    the dtype of the scales."""
-    result = _compute_result(b, node, scales.dtype)
+def _tid(slot: Optional[TensorSlot]):
+    return None if slot is None else slot.tid
+
+
+def _dequantize(
+    b: Emitter, node: Node, weight: QuantizedWeight, packed: Packed, shape: tuple, perm=None
+) -> None:
+    """`node`'s result: `packed` (rows of `shape`, in the packed layout)
+    dequantized, axes permuted by `perm` if any, cast to `node`'s dtype."""
+    value = b.val(node)
+    last = perm is None and packed.dtype == value.dtype
+    rows = b.out(node) if last else b.temp(packed.dtype, shape)
     b.emit(
         ir.DequantizeNode(
-            w=w.tid,
-            scales=scales.tid,
-            biases=biases.tid,
-            out=result.tid,
+            w=packed.w.tid,
+            scales=packed.scales.tid,
+            biases=_tid(packed.biases),
+            out=rows.tid,
             group_size=weight.group_size,
             bits=weight.bits,
+            mode=weight.mode,
+            tensor_scale=_tid(packed.tensor_scale),
+        )
+    )
+    if perm is not None:
+        result = _compute_result(b, node, packed.dtype)
+        b.emit(ir.TransposeNode(x=rows.tid, out=result.tid, perm=list(perm)))
+        rows = result
+    _cast_result(b, node, rows)
+
+
+# Registered by name: torch.ops.torchao's ops exist once torchao (or ExecuTorch's
+# export forms) is imported, which quantizing the model did; the compiler need
+# not import them.
+@HANDLERS.register(list(READERS))
+def dequantize(b: Emitter, node: Node) -> None:
+    """The whole weight, dequantized in float32 (the affine mode: float32 scales)."""
+    weight = quantized_weight(node)
+    packed = weight.packed(b, torch.float32)
+    layout = weight.layout
+    axes = range(len(layout))
+    perm = None if layout == tuple(axes) else [layout.index(i) for i in axes]
+    _dequantize(b, node, weight, packed, weight.layout_shape, perm)
+
+
+def _product(b: Emitter, node: Node, x: Node, weight: QuantizedWeight, transpose: bool, bias=None):
+    """node = x @ (the weight, packed, transposed or not) (+ bias), by quantized_matmul."""
+    dtype = compute_dtype(b, node)
+    packed = weight.packed(b, dtype)
+    result = _compute_result(b, node, dtype)
+    b.emit(
+        ir.QuantizedLinearNode(
+            x=b.operand(x, dtype).tid,
+            w=packed.w.tid,
+            scales=packed.scales.tid,
+            biases=_tid(packed.biases),
+            out=result.tid,
+            bias=None if bias is None else b.operand(bias, dtype).tid,
+            group_size=weight.group_size,
+            bits=weight.bits,
+            mode=weight.mode,
+            tensor_scale=_tid(packed.tensor_scale),
+            transpose=transpose,
         )
     )
     _cast_result(b, node, result)
 
 
-# Registered by name: torch.ops.torchao exists once torchao is imported, which
-# quantizing the model did; the compiler need not import it.
-@HANDLERS.register([DEQUANTIZE_AFFINE])
-def dequantize_affine(b: Emitter, node: Node) -> None:
-    weight = affine_weight(node)
-    _dequantize(b, node, weight, *repacked(b, weight, torch.float32))
-
-
-def _quantized_operand(node: Node, index: int) -> Optional[AffineWeight]:
-    operand = node.args[index] if len(node.args) > index else None
-    try:
-        return affine_weight(operand)
-    except Unsupported:
-        return None
-
-
 @HANDLERS.register_pattern
 def quantized_linear(node: Node) -> Optional[PatternMatch]:
-    """linear(x, dequantize_affine(...)[, bias])."""
+    """linear(x, W[, bias]), W a quantized (out, in) weight: groups along its
+    inputs multiply as x @ P^T, along its outputs as x @ P (P: W^T packed)."""
     if node.op != "call_function" or target_key(node.target) != "aten::linear":
         return None
-    weight = _quantized_operand(node, 1)
-    if weight is None:
+    weight = _operand(node, 1)
+    if weight is None or len(weight.shape) != 2:
         return None
+    bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
+    transpose = weight.axis == 1
 
     def lower(b: Emitter) -> None:
-        dtype = compute_dtype(b, node)
-        w, scales, biases = repacked(b, weight, dtype)
-        bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
-        result = _compute_result(b, node, dtype)
-        b.emit(
-            ir.QuantizedLinearNode(
-                x=b.operand(node.args[0], dtype).tid,
-                w=w.tid,
-                scales=scales.tid,
-                biases=biases.tid,
-                out=result.tid,
-                bias=None if bias is None else b.operand(bias, dtype).tid,
-                group_size=weight.group_size,
-                bits=weight.bits,
-            )
-        )
-        _cast_result(b, node, result)
+        _product(b, node, node.args[0], weight, transpose, bias)
 
     return PatternMatch("quantized_linear", (weight.node, node), lower)
 
 
+def _transposed(node) -> Optional[Node]:
+    """The matrix `node` transposes (a 2-D permute or transpose), if it does."""
+    if not isinstance(node, Node) or node.op != "call_function":
+        return None
+    key = target_key(node.target)
+    value = node.args[0].meta.get("val") if node.args and isinstance(node.args[0], Node) else None
+    if not isinstance(value, torch.Tensor) or value.dim() != 2:
+        return None
+    if key in TRANSPOSES and (len(node.args) == 1 or [d % 2 for d in node.args[1]] == [1, 0]):
+        return node.args[0]
+    if key in TRANSPOSES_INT and sorted(d % 2 for d in node.args[1:3]) == [0, 1]:
+        return node.args[0]
+    return None
+
+
+@HANDLERS.register_pattern
+def quantized_matmul(node: Node) -> Optional[PatternMatch]:
+    """matmul/mm(x, M), M = W or W^T for a quantized 2-D weight W: groups
+    along M's rows (the contraction) multiply as x @ P^T, along its columns as
+    x @ P."""
+    if node.op != "call_function" or target_key(node.target) not in ("aten::matmul", "aten::mm"):
+        return None
+    x, matrix = node.args[:2]
+    inner = _transposed(matrix)
+    weight = _operand(node, 1) if inner is None else _operand(matrix, 0)
+    x_val = x.meta.get("val") if isinstance(x, Node) else None
+    if weight is None or len(weight.shape) != 2 or not isinstance(x_val, torch.Tensor):
+        return None
+    if x_val.dim() < 2:
+        return None  # a vector times a quantized matrix: dequantized whole
+    groups_along_rows = (weight.axis == 0) == (inner is None)
+    members = (weight.node, node) if inner is None else (weight.node, matrix, node)
+
+    def lower(b: Emitter) -> None:
+        _product(b, node, x, weight, transpose=groups_along_rows)
+
+    return PatternMatch("quantized_matmul", members, lower)
+
+
 @HANDLERS.register_pattern
 def quantized_embedding(node: Node) -> Optional[PatternMatch]:
-    """embedding(dequantize_affine(...), indices): only the rows looked up are
-    dequantized, never the whole table."""
+    """embedding(W, indices), W quantized along its rows: only the rows
+    looked up are dequantized, never the whole table."""
     if node.op != "call_function" or target_key(node.target) != "aten::embedding":
         return None
-    weight = _quantized_operand(node, 0)
-    if weight is None:
+    weight = _operand(node, 0)
+    if weight is None or len(weight.shape) != 2 or weight.axis != 1:
         return None
 
     def lower(b: Emitter) -> None:
         indices = b.tensor_slot(node.args[1])
-        rows = []
-        for table in repacked(b, weight, compute_dtype(b, node)):
-            taken = b.temp(table.dtype, (*indices.shape, *table.shape[1:]))
-            b.emit(ir.TakeNode(x=table.tid, indices=indices.tid, out=taken.tid, axis=0))
-            rows.append(taken)
-        _dequantize(b, node, weight, *rows)
+        packed = weight.packed(b, compute_dtype(b, node))
+
+        def taken(table: Optional[TensorSlot]) -> Optional[TensorSlot]:
+            if table is None:
+                return None
+            rows = b.temp(table.dtype, (*indices.shape, *table.shape[1:]))
+            b.emit(ir.TakeNode(x=table.tid, indices=indices.tid, out=rows.tid, axis=0))
+            return rows
+
+        rows = Packed(
+            taken(packed.w), taken(packed.scales), taken(packed.biases), packed.tensor_scale
+        )
+        _dequantize(b, node, weight, rows, (*indices.shape, weight.shape[1]))
 
     return PatternMatch("quantized_embedding", (weight.node, node), lower)

@@ -78,19 +78,20 @@ def registered_pairs() -> list[Pair]:
 
 def plan(pairs: Sequence[Pair], size: Optional[int] = None) -> list[list[Pair]]:
     """Work units, in order: the batchable configurations in batches of at most
-    `size` (consecutive, across cases), every other configuration alone."""
+    `size` (consecutive, across cases; those with ExecuTorch's edge checks off
+    in batches of their own), every other configuration alone."""
     size = batch_size() if size is None else size
-    units, batch = [], []
+    units, batches = [], {True: [], False: []}
     for pair in pairs:
         if size > 1 and batchable(pair[1]):
+            batch = batches[pair[1].edge_checks]
             batch.append(pair)
             if len(batch) == size:
-                units.append(batch)
-                batch = []
+                units.append(list(batch))
+                batch.clear()
         else:
             units.append([pair])
-    if batch:
-        units.append(batch)
+    units.extend(batch for batch in batches.values() if batch)
     return units
 
 
@@ -138,7 +139,7 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
     """Exports, lowers, checks and runs `members` as one program. Returns the
     positions that passed and those to batch again (without the ones moved
     out, which run alone). Raises where the problem names no configuration."""
-    from executorch.exir import to_edge_transform_and_lower
+    from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
     from torch.export.graph_signature import OutputKind
 
     prepared = []  # (position, model, inputs, flat eager outputs)
@@ -155,7 +156,12 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
     args = tuple(x for p in prepared for x in p[2])
     exported = torch.export.export(module, args)
     recorder = _recorder_class()(device, len(prepared))
-    edge = to_edge_transform_and_lower(exported, partitioner=[recorder])
+    (checks,) = {config.edge_checks for _, config in members}  # plan() batches them apart
+    edge = to_edge_transform_and_lower(
+        exported,
+        partitioner=[recorder],
+        compile_config=EdgeCompileConfig(_check_ir_validity=checks),
+    )
     program = edge.exported_program()
     graph = program.graph_module.graph
 
