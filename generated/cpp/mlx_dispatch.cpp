@@ -268,6 +268,8 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_gather_qmm(std::get<GatherQMMNode>(instruction.node), state, stream);
     case OpCode::SCATTER:
       return exec_scatter(std::get<ScatterNode>(instruction.node), state, stream);
+    case OpCode::SAMPLE:
+      return exec_sample(std::get<SampleNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));
@@ -1160,6 +1162,15 @@ SlotUses slot_uses(const Instruction& instruction) {
       read(node.x);
       read(node.indices);
       read(node.updates);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::SAMPLE: {
+      const auto& node = std::get<SampleNode>(instruction.node);
+      read(node.logits);
+      read(node.temperature);
+      read(node.top_p);
+      read(node.uniform);
       write(node.out);
       return uses;
     }

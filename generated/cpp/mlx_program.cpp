@@ -268,6 +268,8 @@ const char* op_name(OpCode op) {
       return "GatherQMM";
     case OpCode::SCATTER:
       return "Scatter";
+    case OpCode::SAMPLE:
+      return "Sample";
   }
   return "unknown";
 }
@@ -2478,6 +2480,31 @@ WhileNode load_WhileNode(const ::mlxd::ir::WhileNode* fb) {
   return out;
 }
 
+SampleNode load_SampleNode(const ::mlxd::ir::SampleNode* fb) {
+  SampleNode out;
+  {
+    const auto* value = present(fb->logits(), "SampleNode.logits");
+    out.logits = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->temperature(), "SampleNode.temperature");
+    out.temperature = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->top_p(), "SampleNode.top_p");
+    out.top_p = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->uniform(), "SampleNode.uniform");
+    out.uniform = load_Tid(*value);
+  }
+  {
+    const auto* value = present(fb->out(), "SampleNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
 Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
   Instruction out;
   switch (fb->op_type()) {
@@ -3000,6 +3027,10 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::SCATTER;
       out.node = load_ScatterNode(present(fb->op_as_ScatterNode(), "ScatterNode"));
       break;
+    case ::mlxd::ir::OpNode_SampleNode:
+      out.op = OpCode::SAMPLE;
+      out.node = load_SampleNode(present(fb->op_as_SampleNode(), "SampleNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
@@ -3198,6 +3229,7 @@ static void write_json(std::string& out, const UpsampleNode& value);
 static void write_json(std::string& out, const LogicalXorNode& value);
 static void write_json(std::string& out, const CondNode& value);
 static void write_json(std::string& out, const WhileNode& value);
+static void write_json(std::string& out, const SampleNode& value);
 static void write_json(std::string& out, const Instruction& value);
 static void write_json(std::string& out, const InstructionChain& value);
 static void write_json(std::string& out, const MLXGraph& value);
@@ -4828,6 +4860,21 @@ static void write_json(std::string& out, const WhileNode& value) {
   write_json(out, value.pred_out);
   out += ",\"operands\":";
   write_json(out, value.operands);
+  out += '}';
+}
+
+static void write_json(std::string& out, const SampleNode& value) {
+  out += '{';
+  out += "\"logits\":";
+  write_json(out, value.logits);
+  out += ",\"temperature\":";
+  write_json(out, value.temperature);
+  out += ",\"top_p\":";
+  write_json(out, value.top_p);
+  out += ",\"uniform\":";
+  write_json(out, value.uniform);
+  out += ",\"out\":";
+  write_json(out, value.out);
   out += '}';
 }
 

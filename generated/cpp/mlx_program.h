@@ -147,9 +147,10 @@ enum class OpCode : uint32_t {
   GATHER_MM = 127,
   GATHER_QMM = 128,
   SCATTER = 129,
+  SAMPLE = 130,
 };
 
-inline constexpr uint32_t kOpCount = 129;
+inline constexpr uint32_t kOpCount = 130;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -1037,6 +1038,14 @@ struct WhileNode {
   std::vector<Tid> operands;
 };
 
+struct SampleNode {
+  Tid logits;
+  Tid temperature;
+  Tid top_p;
+  Tid uniform;
+  Tid out;
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -1055,7 +1064,7 @@ using NodeVariant = std::variant<
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
     CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
     IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode, RopeNode, GatherMMNode,
-    GatherQMMNode, ScatterNode>;
+    GatherQMMNode, ScatterNode, SampleNode>;
 
 struct Instruction {
   OpCode op{};

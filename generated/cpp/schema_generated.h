@@ -424,6 +424,9 @@ struct CondNodeBuilder;
 struct WhileNode;
 struct WhileNodeBuilder;
 
+struct SampleNode;
+struct SampleNodeBuilder;
+
 struct Instruction;
 struct InstructionBuilder;
 
@@ -877,11 +880,12 @@ enum OpNode : uint8_t {
   OpNode_GatherMMNode = 127,
   OpNode_GatherQMMNode = 128,
   OpNode_ScatterNode = 129,
+  OpNode_SampleNode = 130,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_ScatterNode
+  OpNode_MAX = OpNode_SampleNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[130] {
+inline const OpNode (&EnumValuesOpNode())[131] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -1012,13 +1016,14 @@ inline const OpNode (&EnumValuesOpNode())[130] {
     OpNode_RopeNode,
     OpNode_GatherMMNode,
     OpNode_GatherQMMNode,
-    OpNode_ScatterNode
+    OpNode_ScatterNode,
+    OpNode_SampleNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[131] = {
+  static const char * const names[132] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1149,13 +1154,14 @@ inline const char * const *EnumNamesOpNode() {
     "GatherMMNode",
     "GatherQMMNode",
     "ScatterNode",
+    "SampleNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_ScatterNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_SampleNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1678,6 +1684,10 @@ template<> struct OpNodeTraits<mlxd::ir::GatherQMMNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::ScatterNode> {
   static const OpNode enum_value = OpNode_ScatterNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::SampleNode> {
+  static const OpNode enum_value = OpNode_SampleNode;
 };
 
 template <bool B = false>
@@ -11739,6 +11749,102 @@ inline ::flatbuffers::Offset<WhileNode> CreateWhileNodeDirect(
       operands__);
 }
 
+/// The next token of a language model, sampled in the program so that only
+/// its id crosses back (torch: the custom op mlx_delegate::sample). logits
+/// (1, V) float; temperature, top_p, uniform (1,) float32; out (1,) int64.
+/// A temperature of 0 or less is greedy: out = argmax(logits), and nothing
+/// else runs (no sort of the vocabulary). Else top-p: p = softmax(logits /
+/// temperature); of the tokens by p, largest first, keep the smallest prefix
+/// whose p reaches top_p (each token whose predecessors' sum is below top_p);
+/// out is the kept token at which their running sum first exceeds uniform
+/// times their total (inverse CDF).
+struct SampleNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef SampleNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_LOGITS = 4,
+    VT_TEMPERATURE = 6,
+    VT_TOP_P = 8,
+    VT_UNIFORM = 10,
+    VT_OUT = 12
+  };
+  const mlxd::ir::Tid *logits() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_LOGITS);
+  }
+  const mlxd::ir::Tid *temperature() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_TEMPERATURE);
+  }
+  const mlxd::ir::Tid *top_p() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_TOP_P);
+  }
+  const mlxd::ir::Tid *uniform() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_UNIFORM);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_LOGITS, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_TEMPERATURE, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_TOP_P, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_UNIFORM, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct SampleNodeBuilder {
+  typedef SampleNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_logits(const mlxd::ir::Tid *logits) {
+    fbb_.AddStruct(SampleNode::VT_LOGITS, logits);
+  }
+  void add_temperature(const mlxd::ir::Tid *temperature) {
+    fbb_.AddStruct(SampleNode::VT_TEMPERATURE, temperature);
+  }
+  void add_top_p(const mlxd::ir::Tid *top_p) {
+    fbb_.AddStruct(SampleNode::VT_TOP_P, top_p);
+  }
+  void add_uniform(const mlxd::ir::Tid *uniform) {
+    fbb_.AddStruct(SampleNode::VT_UNIFORM, uniform);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(SampleNode::VT_OUT, out);
+  }
+  explicit SampleNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<SampleNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<SampleNode>(end);
+    fbb_.Required(o, SampleNode::VT_LOGITS);
+    fbb_.Required(o, SampleNode::VT_TEMPERATURE);
+    fbb_.Required(o, SampleNode::VT_TOP_P);
+    fbb_.Required(o, SampleNode::VT_UNIFORM);
+    fbb_.Required(o, SampleNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<SampleNode> CreateSampleNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *logits = nullptr,
+    const mlxd::ir::Tid *temperature = nullptr,
+    const mlxd::ir::Tid *top_p = nullptr,
+    const mlxd::ir::Tid *uniform = nullptr,
+    const mlxd::ir::Tid *out = nullptr) {
+  SampleNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_uniform(uniform);
+  builder_.add_top_p(top_p);
+  builder_.add_temperature(temperature);
+  builder_.add_logits(logits);
+  return builder_.Finish();
+}
+
 struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
@@ -12139,6 +12245,9 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   }
   const mlxd::ir::ScatterNode *op_as_ScatterNode() const {
     return op_type() == mlxd::ir::OpNode_ScatterNode ? static_cast<const mlxd::ir::ScatterNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::SampleNode *op_as_SampleNode() const {
+    return op_type() == mlxd::ir::OpNode_SampleNode ? static_cast<const mlxd::ir::SampleNode *>(op()) : nullptr;
   }
   /// Which device of the program's device group runs the instruction: its
   /// position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
@@ -12672,6 +12781,10 @@ template<> inline const mlxd::ir::GatherQMMNode *Instruction::op_as<mlxd::ir::Ga
 
 template<> inline const mlxd::ir::ScatterNode *Instruction::op_as<mlxd::ir::ScatterNode>() const {
   return op_as_ScatterNode();
+}
+
+template<> inline const mlxd::ir::SampleNode *Instruction::op_as<mlxd::ir::SampleNode>() const {
+  return op_as_SampleNode();
 }
 
 struct InstructionBuilder {
@@ -13536,6 +13649,10 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_ScatterNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::ScatterNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_SampleNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::SampleNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

@@ -1504,6 +1504,26 @@ class WhileNode:
     operands: list[Tid] | None = None
 
 
+# The next token of a language model, sampled in the program so that only
+# its id crosses back (torch: the custom op mlx_delegate::sample). logits
+# (1, V) float; temperature, top_p, uniform (1,) float32; out (1,) int64.
+# A temperature of 0 or less is greedy: out = argmax(logits), and nothing
+# else runs (no sort of the vocabulary). Else top-p: p = softmax(logits /
+# temperature); of the tokens by p, largest first, keep the smallest prefix
+# whose p reaches top_p (each token whose predecessors' sum is below top_p);
+# out is the kept token at which their running sum first exceeds uniform
+# times their total (inverse CDF).
+@_dataclasses.dataclass(kw_only=True)
+class SampleNode:
+    """table mlxd.ir.SampleNode"""
+
+    logits: Tid
+    temperature: Tid
+    top_p: Tid
+    uniform: Tid
+    out: Tid
+
+
 @_dataclasses.dataclass(kw_only=True)
 class Instruction:
     """table mlxd.ir.Instruction"""
@@ -1700,6 +1720,7 @@ OpNode = _typing.Union[
     GatherMMNode,
     GatherQMMNode,
     ScatterNode,
+    SampleNode,
 ]
 
 
@@ -1836,6 +1857,7 @@ class OpNodeType(_enum.IntEnum):
     GatherMMNode = 127
     GatherQMMNode = 128
     ScatterNode = 129
+    SampleNode = 130
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1969,6 +1991,7 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     GatherMMNode: OpNodeType.GatherMMNode,
     GatherQMMNode: OpNodeType.GatherQMMNode,
     ScatterNode: OpNodeType.ScatterNode,
+    SampleNode: OpNodeType.SampleNode,
 }
 
 
@@ -4332,6 +4355,31 @@ class Builders:
             builder.PrependUOffsetTRelativeSlot(5, o5, 0)
         return builder.EndObject()
 
+    def build_SampleNode(self, builder, obj):
+        """Write table mlxd.ir.SampleNode; returns its offset."""
+        if obj.logits is None:
+            raise ValueError("mlxd.ir.SampleNode.logits is required")
+        if obj.temperature is None:
+            raise ValueError("mlxd.ir.SampleNode.temperature is required")
+        if obj.top_p is None:
+            raise ValueError("mlxd.ir.SampleNode.top_p is required")
+        if obj.uniform is None:
+            raise ValueError("mlxd.ir.SampleNode.uniform is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.SampleNode.out is required")
+        builder.StartObject(5)
+        self.write_Tid(builder, obj.logits)
+        builder.Slot(0)
+        self.write_Tid(builder, obj.temperature)
+        builder.Slot(1)
+        self.write_Tid(builder, obj.top_p)
+        builder.Slot(2)
+        self.write_Tid(builder, obj.uniform)
+        builder.Slot(3)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(4)
+        return builder.EndObject()
+
     def build_OpNode(self, builder, kind, value):
         """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
         returns its offset."""
@@ -4724,6 +4772,9 @@ class Builders:
         if kind == 129:
             _check_member(value, ScatterNode, "mlxd.ir.OpNode.ScatterNode")
             return self.build_ScatterNode(builder, value)
+        if kind == 130:
+            _check_member(value, SampleNode, "mlxd.ir.OpNode.SampleNode")
+            return self.build_SampleNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):

@@ -1384,6 +1384,18 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="axis", type="int32", role="literal", required=False),
         ),
     ),
+    130: OpInfo(
+        code=130,
+        name="Sample",
+        table="SampleNode",
+        fields=(
+            FieldInfo(name="logits", type="Tid", role="input", required=True),
+            FieldInfo(name="temperature", type="Tid", role="input", required=True),
+            FieldInfo(name="top_p", type="Tid", role="input", required=True),
+            FieldInfo(name="uniform", type="Tid", role="input", required=True),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

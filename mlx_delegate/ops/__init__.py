@@ -22,6 +22,7 @@ FAMILY_NAMES = (
     "quantized",
     "reductions",
     "rope",
+    "sample",
     "shape",
     "values",
 )

@@ -18,7 +18,7 @@ constexpr uint64_t kMaxMisses = 8;      // misses tolerated before the miss rate
 constexpr size_t kMinInstructions = 2;  // one instruction alone has nothing to fuse
 
 bool reads_host_data(OpCode op) {
-  return op == OpCode::ITEM || op == OpCode::COND || op == OpCode::WHILE;
+  return op == OpCode::ITEM || op == OpCode::COND || op == OpCode::WHILE || op == OpCode::SAMPLE;
 }
 
 bool any_of(const std::vector<uint32_t>& ids, const std::vector<bool>& marked) {

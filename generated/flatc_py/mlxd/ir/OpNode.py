@@ -133,3 +133,4 @@ class OpNode(object):
     GatherMMNode = 127
     GatherQMMNode = 128
     ScatterNode = 129
+    SampleNode = 130
