@@ -1,7 +1,8 @@
 """Load a local Hugging Face checkpoint (config.json + safetensors, one file or
 shards listed in `model.safetensors.index.json`) into our `DecoderLM`: each
 family's tensor names are mapped to ours, fused projections split, GPT-2's
-Conv1D weights transposed and gemma's `1 + w` norms folded.
+Conv1D weights transposed, gemma's `1 + w` norms folded, a mixture of experts'
+per-expert matrices stacked and DeepSeek's interleaved rotary rows reordered.
 
 Nothing is read until it is needed: the converters yield each of our tensors as
 a function that reads and converts it (`Load`). `load()` builds the eager model
@@ -171,7 +172,9 @@ def build(directory: Path, max_seq_len: int, dtype: torch.dtype = torch.float32)
     if config.tie_embeddings or "lm_head.weight" not in loads:
         loads["lm_head.weight"] = loads["embed.weight"]
     _check_shapes(checkpoint, model, loads)
-    loads = {name: _converted(load, dtype) for name, load in loads.items()}
+    # each to the dtype the model holds it in (the router stays float32: model.Router)
+    dtypes = {name: p.dtype for name, p in model.named_parameters(remove_duplicate=False)}
+    loads = {name: _converted(load, dtypes[name]) for name, load in loads.items()}
     return model, loads, inv_freq
 
 
@@ -222,8 +225,41 @@ class Stored:
         return tensor if self.dtype is None else tensor.to(self.dtype)
 
 
+@dataclasses.dataclass(frozen=True)
+class Stacked:
+    """The load of a stack of expert matrices (experts, rows, cols), as our
+    `Experts` holds them, from a checkpoint that stores a matrix per expert, or
+    its parts of equal shape to concatenate along the rows (gate, then up).
+    Experts are read one at a time into the stack; `rows` reads a slice of
+    experts alone, so that a stack is quantized without being read whole."""
+
+    experts: tuple[tuple[Stored, ...], ...]  # per expert, its parts
+    dtype: Optional[torch.dtype] = None  # converted to, when read
+
+    def __call__(self) -> torch.Tensor:
+        return self.rows(0, len(self.experts))
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        chosen, stack = self.experts[start:stop], None
+        for index, parts in enumerate(chosen):
+            for place, part in enumerate(parts):
+                matrix = part()
+                if stack is None:
+                    shape = (len(chosen), len(parts) * len(matrix), *matrix.shape[1:])
+                    stack = torch.empty(shape, dtype=self.dtype or matrix.dtype,
+                                        device=matrix.device)  # fmt: skip
+                part_shape = (stack.shape[1] // len(parts), *stack.shape[2:])
+                if matrix.shape != part_shape:
+                    raise UnsupportedCheckpoint(
+                        f"{part.checkpoint.directory}: {part.name} has shape "
+                        f"{tuple(matrix.shape)}, unlike the other experts' {part_shape}"
+                    )
+                stack[index, place * part_shape[0] : (place + 1) * part_shape[0]] = matrix
+        return stack
+
+
 def _converted(load: Load, dtype: torch.dtype) -> Load:
-    if isinstance(load, Stored):
+    if isinstance(load, (Stored, Stacked)):
         return dataclasses.replace(load, dtype=dtype)
     return lambda: load().to(dtype)
 
@@ -249,7 +285,7 @@ def _check_shapes(checkpoint: Checkpoint, model: DecoderLM, loads: dict[str, Loa
 
 def _ours(c: DecoderConfig, hf: Checkpoint) -> Iterator[tuple[str, Load]]:
     convert: Callable = {"gpt2": _gpt2, "gpt_neox": _gpt_neox, "phi3": _phi3}.get(
-        c.family, _llama_like
+        c.family, _moe_family if c.moe else _llama_like
     )
     for name, load in convert(c, hf):
         if c.norm == "rms_plus_one" and name.endswith("norm.weight"):
@@ -270,8 +306,9 @@ def _strip(hf: Checkpoint, prefix: str) -> dict[str, Load]:
 
 
 def _llama_like(c: DecoderConfig, hf: Checkpoint, split: Optional[Callable] = None):
-    """llama, mistral, qwen2, qwen3, gemma2 (and phi3: `split` makes its fused
-    projections separate ones)."""
+    """llama, mistral, qwen2, qwen3, gemma2 (phi3, the mixtures of experts:
+    `split(c, layer, load)` rewrites a layer's tensors, `load(name)` the load of
+    one of the layer's by its name in the layer)."""
     yield "embed.weight", hf.load("model.embed_tokens.weight")
     yield "norm.weight", hf.load("model.norm.weight")
     if "lm_head.weight" in hf:
@@ -289,14 +326,17 @@ def _llama_like(c: DecoderConfig, hf: Checkpoint, split: Optional[Callable] = No
         "mlp.gate_proj": "mlp.gate",
         "mlp.up_proj": "mlp.up",
         "mlp.down_proj": "mlp.down",
+        **LATENT_ATTENTION_NAMES,
+        **MOE_NAMES,
     }
     if c.sandwich_norms:
         names["post_attention_layernorm"] = "post_attn_norm"
         names["post_feedforward_layernorm"] = "post_mlp_norm"
     for i in range(c.num_layers):
-        layer = _strip(hf, f"model.layers.{i}.")
+        prefix = f"model.layers.{i}."
+        layer = _strip(hf, prefix)
         if split is not None:
-            layer = split(c, layer)
+            layer = split(c, layer, lambda name, prefix=prefix: hf.load(prefix + name))
         yield from _renamed(layer, names, f"layers.{i}.")
 
 
@@ -316,7 +356,7 @@ def _phi3(c: DecoderConfig, hf: Checkpoint):
     yield from _llama_like(c, hf, split=_phi3_split)
 
 
-def _phi3_split(c: DecoderConfig, layer: dict[str, Load]) -> dict[str, Load]:
+def _phi3_split(c: DecoderConfig, layer: dict[str, Load], load) -> dict[str, Load]:
     """phi3's fused qkv and gate/up projections, as llama's separate ones."""
     q_rows, kv_rows = c.num_heads * c.head_dim, c.num_kv_heads * c.head_dim
     qkv, gate_up = layer.pop("self_attn.qkv_proj.weight"), layer.pop("mlp.gate_up_proj.weight")
@@ -327,6 +367,109 @@ def _phi3_split(c: DecoderConfig, layer: dict[str, Load]) -> dict[str, Load]:
     layer["mlp.gate_proj.weight"] = _part(gate_up, [half, half], 0)
     layer["mlp.up_proj.weight"] = _part(gate_up, [half, half], 1)
     return layer
+
+
+# deepseek_v3's attention (model.LatentAttention), in a layer of the checkpoint
+LATENT_ATTENTION_NAMES = {
+    "self_attn.q_a_proj": "attn.q_a",
+    "self_attn.q_a_layernorm": "attn.q_a_norm",
+    "self_attn.q_b_proj": "attn.q_b",
+    "self_attn.kv_a_proj_with_mqa": "attn.kv_a",
+    "self_attn.kv_a_layernorm": "attn.kv_a_norm",
+    "self_attn.kv_b_proj": "attn.kv_b",
+}
+# The mixture of experts' router and shared experts (model.MoE); the experts
+# themselves are stacked by `_stacked_experts`.
+MOE_NAMES = {
+    "mlp.gate": "mlp.router",
+    "mlp.experts": "mlp.experts",
+    "mlp.shared_experts.gate_proj": "mlp.shared.gate",
+    "mlp.shared_experts.up_proj": "mlp.shared.up",
+    "mlp.shared_experts.down_proj": "mlp.shared.down",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class ExpertNames:
+    """Where a family's checkpoint (as save_pretrained and the hub write it)
+    keeps a layer's experts: `{block}.experts.{e}.{gate|up|down}.weight`, its
+    router `{block}.gate.weight`."""
+
+    block: str
+    gate: str
+    up: str
+    down: str
+
+    def of(self, expert: int, part: str) -> str:
+        return f"{self.block}.experts.{expert}.{part}.weight"
+
+
+EXPERT_NAMES = {
+    "qwen3_moe": ExpertNames("mlp", "gate_proj", "up_proj", "down_proj"),
+    "mixtral": ExpertNames("block_sparse_moe", "w1", "w3", "w2"),
+    "deepseek_v3": ExpertNames("mlp", "gate_proj", "up_proj", "down_proj"),
+}
+
+
+def _moe_family(c: DecoderConfig, hf: Checkpoint):
+    yield from _llama_like(c, hf, split=_moe_layer)
+
+
+def _moe_layer(c: DecoderConfig, layer: dict[str, Load], load) -> dict[str, Load]:
+    names = EXPERT_NAMES[c.family]
+    if f"{names.block}.gate.weight" in layer:  # a layer of experts (else a dense MLP)
+        layer = _stacked_experts(c, names, layer, load)
+    if c.latent_attention is not None and c.latent_attention.interleaved_rope:
+        layer = _half_split_rope_rows(c, layer)
+    return layer
+
+
+def _stacked_experts(c: DecoderConfig, names: ExpertNames, layer: dict[str, Load], load):
+    """The layer's per-expert matrices as our two stacks; its router (and
+    DeepSeek's score correction) under the names `MOE_NAMES` maps."""
+    experts = range(c.moe.num_experts)
+    for expert in experts:
+        for part in (names.gate, names.up, names.down):
+            layer.pop(names.of(expert, part), None)
+    layer["mlp.experts.gate_up_proj"] = Stacked(
+        tuple((load(names.of(e, names.gate)), load(names.of(e, names.up))) for e in experts)
+    )
+    layer["mlp.experts.down_proj"] = Stacked(
+        tuple((load(names.of(e, names.down)),) for e in experts)
+    )
+    layer["mlp.gate.weight"] = layer.pop(f"{names.block}.gate.weight")
+    if f"{names.block}.gate.e_score_correction_bias" in layer:
+        layer["mlp.gate.correction_bias"] = layer.pop(f"{names.block}.gate.e_score_correction_bias")
+    return layer
+
+
+def _half_split_rope_rows(c: DecoderConfig, layer: dict[str, Load]) -> dict[str, Load]:
+    """DeepSeek's rotated query and key dims come out of their projections in
+    interleaved pairs (x0, x1), (x2, x3)...; reordered as x0, x2, ..., x1, x3,
+    ..., the half-split rope (model.apply_rope) rotates the same pairs by the
+    same angles, and q . k is unchanged (both reordered alike)."""
+    a = c.latent_attention
+    query = "self_attn.q_proj" if a.q_lora_rank is None else "self_attn.q_b_proj"
+    order = _rope_rows_order(c.num_heads, c.head_dim, a.qk_nope_head_dim)
+    layer[f"{query}.weight"] = _reordered(layer[f"{query}.weight"], order)
+    key_order = _rope_rows_order(1, a.kv_lora_rank + a.qk_rope_head_dim, a.kv_lora_rank)
+    for leaf in ("weight", "bias"):
+        name = f"self_attn.kv_a_proj_with_mqa.{leaf}"
+        if name in layer:
+            layer[name] = _reordered(layer[name], key_order)
+    return layer
+
+
+def _reordered(load: Load, order: torch.Tensor) -> Load:
+    return _then(load, lambda t: t.index_select(0, order.to(t.device)))
+
+
+def _rope_rows_order(heads: int, head_rows: int, unrotated: int) -> torch.Tensor:
+    """Row indices: each head's rows as they are up to `unrotated`, then the
+    rotated rows' even ones, then their odd ones."""
+    order = torch.arange(heads * head_rows).view(heads, head_rows)
+    rotated = order[:, unrotated:]
+    return torch.cat((order[:, :unrotated], rotated[:, 0::2], rotated[:, 1::2]), 1).reshape(-1)
 
 
 def _neox_part(c: DecoderConfig, load: Load, index: int) -> Load:

@@ -114,10 +114,8 @@ def export_program(
             split(checkpoint.materialize(model, loads, inv_freq), split_mlps)
         quantizer = None
         if quantize:
-            from .quantize import quantize_weights
-
             step("quantize")
-            quantizer = lambda module: quantize_weights(module, quantize, group_size)  # noqa: E731
+            quantizer = _quantizer(quantize, group_size)
             quantizer(model)
         parameters = sum(p.numel() for p in model.parameters())
         source = WeightSource(Generator(model), loads, inv_freq, quantizer)
@@ -144,6 +142,19 @@ def export_program(
     return ExportResult(
         out, len(buffer), data_path, data_size, parameters, delegates, outside, peak_memory()
     )
+
+
+def _quantizer(scheme: str, group_size: int) -> Callable[[nn.Module], None]:
+    """Quantizes a module's linear and embedding weights and its stacks of
+    expert weights, in place."""
+    from ..quantize_experts import quantize_experts
+    from .quantize import quantize_weights
+
+    def quantize(module: nn.Module) -> None:
+        quantize_weights(module, scheme, group_size)
+        quantize_experts(module, scheme, group_size)
+
+    return quantize
 
 
 def peak_memory() -> int:
@@ -181,7 +192,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
 _INNER = re.compile(r"(.+)\.parametrizations\.(\w+)\.original(\d+)")
 
 
-QUANTIZE_ROWS = 4096  # rows of a weight quantized at a time
+QUANTIZE_ROWS = 4096  # rows of a weight (of matrices of a stack) quantized at a time
 
 
 class WeightSource:
@@ -225,41 +236,49 @@ class WeightSource:
         if ours not in self.loads:
             like = self.root.get_buffer(name)
             return checkpoint.buffer_value(leaf, like, self.inv_freq)
-        load, held = self.loads[ours], self.root.get_parameter(name)
+        owner = self.root.get_submodule(module_path)
+        # from _parameters: a quantized expert stack reads back dequantized (quantize_experts)
+        load, held = self.loads[ours], owner._parameters[leaf]
         if type(held) is nn.Parameter or self.quantizer is None:
             return load()
         rows = getattr(load, "rows", None) or (lambda start, stop: load()[start:stop])
-        return self._quantized(self.root.get_submodule(module_path), rows, held.shape)
+        return self._quantized(owner, leaf, rows, held.shape)
 
-    def _quantized(self, owner: nn.Module, rows, shape: torch.Size) -> list[torch.Tensor]:
-        """The inner tensors (in `__tensor_flatten__`'s order) of the weight of
-        `shape` whose rows `rows(start, stop)` reads, quantized as the meta
-        model's was. Groups run along a row, so rows are read and quantized a
-        slice at a time: a whole LLM embedding would be read, then widened to
-        float32, at once."""
+    def _quantized(
+        self, owner: nn.Module, leaf: str, rows, shape: torch.Size
+    ) -> list[torch.Tensor]:
+        """The inner tensors (in `__tensor_flatten__`'s order) of the weight
+        `owner.<leaf>` of `shape`, whose first-axis slices (rows; experts of a
+        stack) `rows(start, stop)` reads, quantized as the meta model's was.
+        Groups run along a row, so slices are read and quantized one at a time:
+        a whole LLM embedding, or a layer's experts, would be read, then widened
+        to float32, at once."""
         inner: list[torch.Tensor] = []
-        for start in range(0, shape[0], QUANTIZE_ROWS):
-            module = _like(owner, rows(start, start + QUANTIZE_ROWS))
-            self.quantizer(module)
-            names, _ = type(module.weight).__tensor_flatten__(module.weight)
-            parts = [getattr(module.weight, n) for n in names]
-            if not inner:  # each inner tensor has a row per row of the weight
+        step = max(1, QUANTIZE_ROWS // shape[1:-1].numel())  # matrices of a stack: their rows
+        for start in range(0, shape[0], step):
+            weight = self._quantized_like(owner, leaf, rows(start, start + step))
+            names, _ = type(weight).__tensor_flatten__(weight)
+            parts = [getattr(weight, n) for n in names]
+            if not inner:  # each inner tensor has the weight's first axis
                 inner = [p.new_empty((shape[0], *p.shape[1:])) for p in parts]
             for whole, part in zip(inner, parts):
                 whole[start : start + part.shape[0]] = part
         return inner
 
-
-def _like(owner: nn.Module, weight: torch.Tensor) -> nn.Module:
-    """A module of `owner`'s kind holding `weight` (what torchao quantizes)."""
-    if isinstance(owner, nn.Linear):
-        module = nn.Linear(weight.shape[1], weight.shape[0], bias=False, device="meta")
-    elif isinstance(owner, nn.Embedding):
-        module = nn.Embedding(weight.shape[0], weight.shape[1], device="meta")
-    else:
-        raise ValueError(f"a quantized weight in a {type(owner).__name__}")
-    module.weight = nn.Parameter(weight, requires_grad=False)
-    return module
+    def _quantized_like(self, owner: nn.Module, leaf: str, weight: torch.Tensor):
+        """`weight` quantized as `owner.<leaf>` was: in a module of `owner`'s
+        kind (what the quantizer recognises), the quantized parameter."""
+        if isinstance(owner, nn.Linear):
+            module = nn.Linear(weight.shape[1], weight.shape[0], bias=False, device="meta")
+        elif isinstance(owner, nn.Embedding):
+            module = nn.Embedding(weight.shape[0], weight.shape[1], device="meta")
+        elif weight.dim() == 3:  # a stack of experts: quantize_experts knows it by its name
+            module = nn.Module()
+        else:
+            raise ValueError(f"a quantized weight in a {type(owner).__name__}")
+        module.register_parameter(leaf, nn.Parameter(weight, requires_grad=False))
+        self.quantizer(module)
+        return module._parameters[leaf]
 
 
 def _exported(generator: Generator, max_seq_len: int) -> torch.export.ExportedProgram:

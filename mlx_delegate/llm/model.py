@@ -3,6 +3,10 @@ for export. The KV cache is a pair of buffers per layer, written in place at the
 cache position and read up to it, so one exported method serves prefill (T
 tokens) and decode (1 token) with the cache inside the delegate.
 
+Mixture-of-experts layers (`MoE`) keep each layer's experts as stacks, (experts,
+out, in), multiplied in the form the compiler lowers to MLX's gather_mm over the
+stack itself (`Experts`); DeepSeek's latent attention is `LatentAttention`.
+
     forward(tokens (1, T) int64, input_pos (1,) int64) -> logits (1, vocab) float32
 
 `input_pos` is where the first of the T tokens goes in the cache; the logits are
@@ -17,6 +21,10 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import DecoderConfig
+
+# DeepSeek's latent norms (of the compressed query and key-value) keep their
+# module's default epsilon, not the config's rms_norm_eps.
+LATENT_NORM_EPS = 1e-6
 
 
 class Norm(nn.Module):
@@ -42,13 +50,14 @@ def _activate(kind: str, x: torch.Tensor) -> torch.Tensor:
 
 
 class MLP(nn.Module):
-    def __init__(self, c: DecoderConfig):
+    def __init__(self, c: DecoderConfig, intermediate_size: Optional[int] = None):
         super().__init__()
         self.activation, self.gated = c.activation, c.gated_mlp
+        hidden = intermediate_size or c.intermediate_size
         if c.gated_mlp:
-            self.gate = nn.Linear(c.hidden_size, c.intermediate_size, bias=c.mlp_bias)
-        self.up = nn.Linear(c.hidden_size, c.intermediate_size, bias=c.mlp_bias)
-        self.down = nn.Linear(c.intermediate_size, c.hidden_size, bias=c.mlp_bias)
+            self.gate = nn.Linear(c.hidden_size, hidden, bias=c.mlp_bias)
+        self.up = nn.Linear(c.hidden_size, hidden, bias=c.mlp_bias)
+        self.down = nn.Linear(hidden, c.hidden_size, bias=c.mlp_bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.gated:
@@ -70,7 +79,24 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, dims: int)
     return torch.cat((rotated * cos + rotate_half(rotated) * sin, kept), dim=-1)
 
 
-class Attention(nn.Module):
+class CachedAttention(nn.Module):
+    """The KV cache of one layer, (1, heads, max_seq_len, key/value head dim),
+    and attention over it."""
+
+    def _init_cache(self, heads: int, max_seq_len: int, key_dim: int, value_dim: int) -> None:
+        for name, dim in (("k_cache", key_dim), ("v_cache", value_dim)):
+            self.register_buffer(name, torch.zeros(1, heads, max_seq_len, dim), persistent=False)
+
+    def _cached(self, k, v, pos: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The T new keys and values written at `pos`; the cache's keys and
+        values up to them."""
+        length = k.shape[2]
+        self.k_cache[:, :, pos : pos + length] = k
+        self.v_cache[:, :, pos : pos + length] = v
+        return self.k_cache[:, :, : pos + length], self.v_cache[:, :, : pos + length]
+
+
+class Attention(CachedAttention):
     def __init__(self, c: DecoderConfig, max_seq_len: int, window: Optional[int]):
         super().__init__()
         self.c, self.window = c, window
@@ -81,9 +107,7 @@ class Attention(nn.Module):
         if c.qk_norm:
             self.q_norm = Norm("rms", c.head_dim, c.norm_eps)
             self.k_norm = Norm("rms", c.head_dim, c.norm_eps)
-        cache = torch.zeros(1, c.num_kv_heads, max_seq_len, c.head_dim)
-        self.register_buffer("k_cache", cache, persistent=False)
-        self.register_buffer("v_cache", cache.clone(), persistent=False)
+        self._init_cache(c.num_kv_heads, max_seq_len, c.head_dim, c.head_dim)
 
     def _heads(self, x: torch.Tensor, heads: int) -> torch.Tensor:
         return x.view(1, x.shape[1], heads, self.c.head_dim).transpose(1, 2)
@@ -99,10 +123,7 @@ class Attention(nn.Module):
             cos, sin = rope
             q = apply_rope(q, cos, sin, c.rotary_dims)
             k = apply_rope(k, cos, sin, c.rotary_dims)
-        self.k_cache[:, :, pos : pos + length] = k
-        self.v_cache[:, :, pos : pos + length] = v
-        keys = self.k_cache[:, :, : pos + length]
-        values = self.v_cache[:, :, : pos + length]
+        keys, values = self._cached(k, v, pos)
         mask = masks[self.window]
         if c.attn_softcap is None:
             out = F.scaled_dot_product_attention(
@@ -125,14 +146,180 @@ class Attention(nn.Module):
         return weights @ values
 
 
+class LatentAttention(CachedAttention):
+    """DeepSeek's multi-head latent attention. Keys and values are expanded from
+    the latent before they are cached: per head, the key's position-free part
+    and the value come from the latent, the rotated part of the key is one for
+    all heads. The cache holds the expanded keys and values (simplest: the
+    attention is the ordinary one), not the latent (smaller by about
+    heads x head dims / latent size, but each step would expand or absorb it).
+
+    DeepSeek's checkpoints hold the rotated dims in interleaved pairs; the
+    checkpoint reader reorders those rows of the query and key projections to
+    the half-split layout (`checkpoint._half_split_rope_rows`), which rotates
+    the same pairs, so the rope here is the ordinary one and fuses."""
+
+    def __init__(self, c: DecoderConfig, max_seq_len: int):
+        super().__init__()
+        a = c.latent_attention
+        self.c, self.a = c, a
+        if a.q_lora_rank is None:
+            self.q = nn.Linear(c.hidden_size, c.num_heads * c.head_dim, bias=False)
+        else:
+            self.q_a = nn.Linear(c.hidden_size, a.q_lora_rank, bias=c.qkv_bias)
+            self.q_a_norm = Norm("rms", a.q_lora_rank, LATENT_NORM_EPS)
+            self.q_b = nn.Linear(a.q_lora_rank, c.num_heads * c.head_dim, bias=False)
+        self.kv_a = nn.Linear(c.hidden_size, a.kv_lora_rank + a.qk_rope_head_dim, bias=c.qkv_bias)
+        self.kv_a_norm = Norm("rms", a.kv_lora_rank, LATENT_NORM_EPS)
+        self.kv_b = nn.Linear(
+            a.kv_lora_rank, c.num_heads * (a.qk_nope_head_dim + a.v_head_dim), bias=False
+        )
+        self.o = nn.Linear(c.num_heads * a.v_head_dim, c.hidden_size, bias=c.o_bias)
+        self._init_cache(c.num_heads, max_seq_len, c.head_dim, a.v_head_dim)
+
+    def _query(self, x: torch.Tensor) -> torch.Tensor:
+        if self.a.q_lora_rank is None:
+            return self.q(x)
+        return self.q_b(self.q_a_norm(self.q_a(x)))
+
+    def forward(self, x, pos: int, rope, masks) -> torch.Tensor:
+        c, a, length = self.c, self.a, x.shape[1]
+        nope, rotated = a.qk_nope_head_dim, a.qk_rope_head_dim
+        q = self._query(x).view(1, length, c.num_heads, c.head_dim).transpose(1, 2)
+        q_nope, q_rot = q.split([nope, rotated], dim=-1)
+        latent, k_rot = self.kv_a(x).split([a.kv_lora_rank, rotated], dim=-1)
+        kv = self.kv_b(self.kv_a_norm(latent))
+        kv = kv.view(1, length, c.num_heads, nope + a.v_head_dim).transpose(1, 2)
+        k_nope, v = kv.split([nope, a.v_head_dim], dim=-1)
+        cos, sin = rope
+        q_rot = apply_rope(q_rot, cos, sin, rotated)
+        k_rot = apply_rope(k_rot.view(1, 1, length, rotated), cos, sin, rotated)
+        q = torch.cat((q_nope, q_rot), dim=-1)
+        k = torch.cat((k_nope, k_rot.expand(1, c.num_heads, length, rotated)), dim=-1)
+        keys, values = self._cached(k, v, pos)
+        out = F.scaled_dot_product_attention(
+            q, keys, values, attn_mask=masks[None], scale=c.attn_scale
+        )
+        return self.o(out.transpose(1, 2).reshape(1, length, c.num_heads * a.v_head_dim))
+
+
+class Router(nn.Module):
+    """Each token's top-k experts and their weights. Kept and computed in
+    float32 whatever the model's dtype (as DeepSeek's router is; a choice
+    between experts should not turn on a bfloat16 rounding), and left out of
+    weight quantization (not an nn.Linear): it is experts x hidden values a
+    layer."""
+
+    def __init__(self, c: DecoderConfig):
+        super().__init__()
+        self.m = m = c.moe
+        self.weight = nn.Parameter(torch.zeros(m.num_experts, c.hidden_size))
+        if m.score_correction:
+            self.correction_bias = nn.Parameter(torch.zeros(m.num_experts))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """x (T, hidden) -> expert ids (T, top_k) int64, weights (T, top_k) float32."""
+        m = self.m
+        logits = F.linear(x.float(), self.weight)
+        scores = logits.softmax(dim=-1) if m.scoring == "softmax" else logits.sigmoid()
+        choice = scores + self.correction_bias if m.score_correction else scores
+        if m.top_groups < m.groups:
+            choice = self._within_best_groups(choice)
+        ids = choice.topk(m.top_k, dim=-1).indices
+        weights = scores.gather(-1, ids)
+        if m.normalize_top_k:
+            # DeepSeek's guard against a zero sum; no other sum is small enough to feel it
+            weights = weights / (weights.sum(dim=-1, keepdim=True) + 1e-20)
+        if m.routed_scaling != 1.0:
+            weights = weights * m.routed_scaling
+        return ids, weights
+
+    def _within_best_groups(self, choice: torch.Tensor) -> torch.Tensor:
+        """`choice` with the experts outside each token's `top_groups` best
+        groups (a group scored by the sum of its best two) at -inf."""
+        m, tokens = self.m, choice.shape[0]
+        grouped = choice.view(tokens, m.groups, m.num_experts // m.groups)
+        group_scores = grouped.topk(2, dim=-1).values.sum(dim=-1)
+        best = group_scores.topk(m.top_groups, dim=-1).indices
+        kept = torch.zeros_like(group_scores).scatter(1, best, 1.0).bool()
+        return grouped.masked_fill(~kept[..., None], float("-inf")).view(tokens, m.num_experts)
+
+    def _apply(self, fn, recurse=True):
+        """`.to(dtype)` leaves the router in float32 (see the class)."""
+        super()._apply(fn, recurse)
+        for param in self._parameters.values():
+            if param.dtype != torch.float32:
+                param.data = param.data.float()
+        return self
+
+
+class Experts(nn.Module):
+    """A layer's experts as two stacks, gate and up projections side by side
+    (experts, 2 x expert hidden, hidden) and down projections (experts, hidden,
+    expert hidden): the names and layout `quantize_experts` quantizes.
+
+    Written as transformers' `batched_mm` experts are: for each of the T x
+    top_k (token, expert) pairs, bmm(stack[ids], x). Eager, the gather copies a
+    matrix per pair; lowered, `mlx_delegate/ops/experts.py` makes the gather
+    and the product one GatherMM (GatherQMM when quantized) that reads the
+    stack in place."""
+
+    def __init__(self, c: DecoderConfig):
+        super().__init__()
+        m = c.moe
+        self.activation = c.activation
+        self.gate_up_proj = nn.Parameter(
+            torch.zeros(m.num_experts, 2 * m.expert_intermediate_size, c.hidden_size)
+        )
+        self.down_proj = nn.Parameter(
+            torch.zeros(m.num_experts, c.hidden_size, m.expert_intermediate_size)
+        )
+
+    def forward(self, x, ids, weights) -> torch.Tensor:
+        """x (T, hidden), ids and weights (T, top_k) -> (T, hidden)."""
+        tokens, top_k = ids.shape
+        pairs = ids.reshape(-1)
+        rows = (
+            x[:, None].expand(tokens, top_k, x.shape[-1]).reshape(-1, x.shape[-1])
+        )  # a row per pair
+        gate_up = torch.bmm(self.gate_up_proj[pairs], rows[..., None])[..., 0]
+        # sliced, not chunked: ExecuTorch's verifier takes len() of a split's first
+        # part, which fixes the token count of the program (its size here)
+        half = gate_up.shape[-1] // 2
+        hidden = _activate(self.activation, gate_up[:, :half]) * gate_up[:, half:]
+        out = torch.bmm(self.down_proj[pairs], hidden[..., None])[..., 0]
+        weighted = out.view(tokens, top_k, -1) * weights[..., None]  # summed in float32
+        return weighted.sum(dim=1).to(x.dtype)
+
+
+class MoE(nn.Module):
+    def __init__(self, c: DecoderConfig):
+        super().__init__()
+        self.router = Router(c)
+        self.experts = Experts(c)
+        if c.moe.shared_intermediate_size:
+            self.shared = MLP(c, c.moe.shared_intermediate_size)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        tokens = x.view(-1, x.shape[-1])
+        ids, weights = self.router(tokens)
+        out = self.experts(tokens, ids, weights).view(x.shape)
+        if hasattr(self, "shared"):
+            out = out + self.shared(x)
+        return out
+
+
 class Block(nn.Module):
-    def __init__(self, c: DecoderConfig, max_seq_len: int, window: Optional[int]):
+    def __init__(self, c: DecoderConfig, max_seq_len: int, window: Optional[int], sparse: bool):
         super().__init__()
         self.c = c
         self.attn_norm = Norm(c.norm, c.hidden_size, c.norm_eps)
-        self.attn = Attention(c, max_seq_len, window)
+        if c.latent_attention is None:
+            self.attn = Attention(c, max_seq_len, window)
+        else:
+            self.attn = LatentAttention(c, max_seq_len)
         self.mlp_norm = Norm(c.norm, c.hidden_size, c.norm_eps)
-        self.mlp = MLP(c)
+        self.mlp = MoE(c) if sparse else MLP(c)
         if c.sandwich_norms:
             self.post_attn_norm = Norm(c.norm, c.hidden_size, c.norm_eps)
             self.post_mlp_norm = Norm(c.norm, c.hidden_size, c.norm_eps)
@@ -165,7 +352,11 @@ class DecoderLM(nn.Module):
             self.pos_embed = nn.Embedding(c.max_positions, c.hidden_size)
         else:
             self.register_buffer("inv_freq", inv_freq.float(), persistent=False)
-        self.layers = nn.ModuleList(Block(c, max_seq_len, w) for w in c.sliding_windows)
+        sparse = c.moe.sparse_layers if c.moe else (False,) * c.num_layers
+        self.layers = nn.ModuleList(
+            Block(c, max_seq_len, window, experts)
+            for window, experts in zip(c.sliding_windows, sparse)
+        )
         self.norm = Norm(c.norm, c.hidden_size, c.norm_eps)
         self.lm_head = nn.Linear(c.hidden_size, c.vocab_size, bias=False)
 

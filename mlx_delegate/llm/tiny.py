@@ -3,13 +3,14 @@ reachable): random weights written with `save_pretrained`, a byte-level BPE
 tokenizer trained with `tokenizers`.
 
     python -m mlx_delegate.llm.tiny DIR [--family llama] [--size tiny|100m]
+    python -m mlx_delegate.llm.tiny DIR --shape llama-1b|qwen3-4b|qwen3-30b-a3b [--layers N]
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import torch
 
@@ -40,10 +41,27 @@ LLAMA_100M = dict(
 )
 
 
-def _family_config(family: str, base: dict):
+# The mixture-of-experts families' small configurations, on top of SMALL: few
+# experts, 2 of them a token, a dense layer beside a layer of experts.
+MOE_SMALL = {
+    "qwen3_moe": dict(
+        head_dim=16, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=32,
+        norm_topk_prob=True, mlp_only_layers=[1],
+    ),
+    "mixtral": dict(num_local_experts=4, num_experts_per_tok=2),
+    "deepseek_v3": dict(
+        num_key_value_heads=SMALL["num_attention_heads"], n_routed_experts=8,
+        num_experts_per_tok=2, moe_intermediate_size=32, n_shared_experts=1, n_group=4,
+        topk_group=2, first_k_dense_replace=1, routed_scaling_factor=2.5, q_lora_rank=32,
+        kv_lora_rank=32, qk_nope_head_dim=16, qk_rope_head_dim=8, v_head_dim=16,
+    ),
+}  # fmt: skip
+
+
+def _family_config(family: str, base: dict, overrides: dict):
     import transformers as tf
 
-    b = dict(base)
+    b = dict(base, **overrides)
     if family == "llama":
         return tf.LlamaConfig(**b)
     if family == "mistral":
@@ -62,6 +80,8 @@ def _family_config(family: str, base: dict):
     if family == "gpt_neox":
         b.pop("num_key_value_heads")
         return tf.GPTNeoXConfig(**b, rotary_pct=0.25, use_parallel_residual=True)
+    if family in MOE_SMALL:
+        return tf.AutoConfig.for_model(family, **{**base, **MOE_SMALL[family], **overrides})
     if family == "gpt2":
         return tf.GPT2Config(
             vocab_size=b["vocab_size"], n_positions=b["max_position_embeddings"],
@@ -71,11 +91,14 @@ def _family_config(family: str, base: dict):
     raise ValueError(f"unknown family {family!r}")
 
 
-def write_checkpoint(directory: Path, family: str = "llama", size: str = "tiny", seed: int = 0):
-    """Writes config.json + model.safetensors and returns the transformers model."""
+def write_checkpoint(
+    directory: Path, family: str = "llama", size: str = "tiny", seed: int = 0, **overrides
+):
+    """Writes config.json + model.safetensors and returns the transformers model
+    (`overrides` replace config values)."""
     from transformers import AutoModelForCausalLM
 
-    config = _family_config(family, LLAMA_100M if size == "100m" else SMALL)
+    config = _family_config(family, LLAMA_100M if size == "100m" else SMALL, overrides)
     if family == "gemma2":
         config._attn_implementation = "eager"  # the only gemma2 attention that caps logits
     torch.manual_seed(seed)
@@ -143,6 +166,19 @@ SHAPES = {
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ),
     ),
+    # Qwen3-30B-A3B: 128 experts a layer, 8 of them a token
+    "qwen3-30b-a3b": (
+        "qwen3_moe",
+        dict(
+            vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_hidden_layers=48,
+            num_attention_heads=32, num_key_value_heads=4, head_dim=128,
+            num_experts=128, num_experts_per_tok=8, moe_intermediate_size=768,
+            norm_topk_prob=True, decoder_sparse_step=1, mlp_only_layers=[],
+            max_position_embeddings=40960, rms_norm_eps=1e-6, tie_word_embeddings=False,
+            bos_token_id=151643, eos_token_id=151645,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+        ),
+    ),
 }  # fmt: skip
 
 
@@ -157,7 +193,8 @@ def write_shaped_checkpoint(
 ) -> int:
     """config.json and random weights of `shape` (SHAPES; `overrides` replace
     config values, e.g. num_hidden_layers), written a tensor at a time into
-    shards of about `shard_bytes`; returns the number of parameters.
+    shards of about `shard_bytes`, under the names save_pretrained writes (a
+    matrix per expert); returns the number of parameters.
     `fill(i, shape)` makes tensor i's float32 values (default: normal, std 0.02;
     norm weights get 1 added either way)."""
     import json
@@ -176,7 +213,7 @@ def write_shaped_checkpoint(
     generator = torch.Generator().manual_seed(seed)
     shard: dict[str, torch.Tensor] = {}
     saved, weight_map, parameters = 0, {}, 0
-    for name, like in model.named_parameters():  # a tied LM head is not listed twice
+    for name, like in _stored(family, model):
         if shard and (sum(t.nbytes for t in shard.values()) + like.numel() * dtype.itemsize
                       > shard_bytes):  # fmt: skip
             saved = _save_shard(directory, shard, saved, save_file)
@@ -198,6 +235,26 @@ def write_shaped_checkpoint(
         (directory / f"part-{i}.safetensors").rename(directory / _shard_name(i, count))
     (directory / "model.safetensors.index.json").write_text(json.dumps(index, indent=2))
     return parameters
+
+
+def _stored(family: str, model) -> Iterator[tuple[str, torch.Tensor]]:
+    """(name, meta tensor) of each tensor a checkpoint of `model` holds: its
+    parameters (a tied LM head once), a layer's expert stacks as the matrices
+    of each expert (`checkpoint.EXPERT_NAMES`), as save_pretrained writes them."""
+    from .checkpoint import EXPERT_NAMES
+
+    for name, like in model.named_parameters():
+        module, _, leaf = name.rpartition(".")
+        if like.dim() != 3:
+            yield name, like
+            continue
+        names = EXPERT_NAMES[family]
+        layer = module.removesuffix(".mlp.experts")
+        parts = (names.gate, names.up) if leaf == "gate_up_proj" else (names.down,)
+        matrix = torch.empty(like.shape[1] // len(parts), like.shape[2], device="meta")
+        for expert in range(like.shape[0]):
+            for part in parts:
+                yield f"{layer}.{names.of(expert, part)}", matrix
 
 
 def _shard_name(i: int, count: int) -> str:

@@ -185,9 +185,9 @@ def test_quantizing_a_weight_by_row_slices_gives_the_whole_weights_quantization(
     source = export.WeightSource(nn.Module(), {}, None, lambda m: quantize_weights(m, "int4", 32))
     owner = nn.Linear(64, 10, bias=False)
     rows = lambda start, stop: weight[start:stop]  # noqa: E731
-    whole = source._quantized(owner, rows, weight.shape)
+    whole = source._quantized(owner, "weight", rows, weight.shape)
     monkeypatch.setattr(export, "QUANTIZE_ROWS", 3)
-    sliced = source._quantized(owner, rows, weight.shape)
+    sliced = source._quantized(owner, "weight", rows, weight.shape)
     assert len(whole) == len(sliced) == 3  # qdata, scale, zero point
     for a, b in zip(whole, sliced):
         assert torch.equal(a, b)
