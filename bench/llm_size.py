@@ -71,13 +71,14 @@ def prepare(args) -> None:
         _pack(f, bundle / (f.name + ".gz"))
     for dtype in args.dtypes:
         quantize = dtype if dtype.startswith("int") else None
+        # Exported every time: the program is what is measured, and one kept from
+        # an earlier run would not show what the code does now.
         pte = work / f"{args.shape}-{args.layers or 'all'}-{dtype}.pte"
-        if not pte.is_file():
-            result = export_program(
-                checkpoint, pte, dtype="bf16", quantize=quantize, group_size=args.group_size,
-                max_seq_len=args.max_seq_len,
-            )  # fmt: skip
-            print(result.report(), flush=True)
+        result = export_program(
+            checkpoint, pte, dtype="bf16", quantize=quantize, group_size=args.group_size,
+            max_seq_len=args.max_seq_len,
+        )  # fmt: skip
+        print(result.report(), flush=True)
         _pack(pte, out / f"{dtype}.pte.gz")
         _pack(pte.with_suffix(".ptd"), out / f"{dtype}.ptd.gz")
     for f in sorted(out.rglob("*.gz")):
