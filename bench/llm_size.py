@@ -385,7 +385,14 @@ def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> fl
     hidden, layers = config["hidden_size"], config["num_hidden_layers"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     head_dim = config.get("head_dim") or hidden // heads
-    per_layer = hidden * head_dim * (2 * heads + 2 * kv) + 3 * hidden * config["intermediate_size"]
+    # A mixture of experts reads its router and the experts each token picks.
+    mlp = config.get("num_experts_per_tok", 0) * config.get("moe_intermediate_size", 0)
+    router = hidden * config.get("num_experts", 0)
+    per_layer = (
+        hidden * head_dim * (2 * heads + 2 * kv)
+        + 3 * hidden * (mlp or config["intermediate_size"])
+        + router
+    )
     matrices = layers * per_layer + config["vocab_size"] * hidden  # the LM head
     width = {"bf16": 2.0, "int8": 1 + 4 / group, "int4": 0.5 + 4 / group}[dtype]
     cache = 2 * layers * kv * head_dim * position * 2  # bf16 K and V
