@@ -647,8 +647,9 @@ inline const char *EnumNameIntBinaryOp(IntBinaryOp e) {
 /// two words; for 3, 5 and 6 bits 32 values fill `bits` words). Each run of
 /// `group_size` values of a row shares a scale in `scales` (rows, cols /
 /// group_size).
-///  - Affine: unsigned integers q of 1 to 6 or 8 bits; group_size 32, 64 or
-///    128; scales and `biases` in a float dtype: weight = scales * q + biases.
+///  - Affine: unsigned integers q of 1 to 6 or 8 bits (MLX's CUDA kernels take
+///    2 and more); group_size 32, 64 or 128; scales and `biases` in a float
+///    dtype: weight = scales * q + biases.
 ///  - Mxfp4: 4-bit E2M1 floats, Nvfp4 the same; Mxfp8: 8-bit E4M3 floats
 ///    (the float8_e4m3fn bytes). No biases: weight = q * scale, `scales` uint8
 ///    bytes of an E8M0 power of two (Mxfp4, Mxfp8; group_size 32) or of an E4M3

@@ -7,7 +7,7 @@ stores each mode). Each form is a call that dequantizes constant tensors:
   granularity): q holds integers in [quant_min, quant_max], unpacked, one per
   int8; each block of `block_size` values shares a scale and a zero point:
   weight = (q - zero_point) * scale. MLX's affine mode stores u, unsigned
-  `bits`-bit values (1 to 6 or 8 bits) packed along the row, and weight =
+  `bits`-bit values (2 to 6 or 8 bits) packed along the row, and weight =
   scales * u + biases per group of 32, 64 or 128 values of a row. With u = q -
   quant_min, (q - zero_point) * scale = scale * u + scale * (quant_min -
   zero_point): the same integers, scales = scale, biases = scale * (quant_min -
@@ -86,7 +86,9 @@ DEQUANTIZE_INT4_TENSOR = "torchao::dequantize_int4_tensor"
 DEQUANTIZE_NVFP4 = "torchao::dequantize_nvfp4"
 DEQUANTIZE_MX = "torchao::dequantize_mx"
 GROUP_SIZES = (32, 64, 128)  # MLX's affine group sizes
-BITS = (1, 2, 3, 4, 5, 6, 8)  # MLX's affine bit widths
+# MLX's affine bit widths, less 1 bit: its CPU kernels take it, its CUDA
+# quantized_matmul not ("1-bit quantization is not supported", MLX 0.32.4 on an H100)
+BITS = (2, 3, 4, 5, 6, 8)
 WORD_BITS = 32
 HALF = (torch.bfloat16, torch.float16)
 FLOATS = (torch.float32, *HALF)
@@ -171,12 +173,16 @@ def _check_constants(b: Emitter, weight: QuantizedWeight) -> None:
         raise Unsupported("the quantized weight is not a constant")
 
 
-def _mlx_group(block: int) -> int:
-    """The largest of MLX's group sizes that divides `block`."""
-    for size in reversed(GROUP_SIZES):
-        if block % size == 0:
-            return size
-    raise ValueError(block)
+def _mlx_group(block: int, length: int) -> int:
+    """The largest of MLX's group sizes that divides `block` and leaves a row
+    of `length` values two groups or more where it can: MLX 0.32.4's CUDA
+    quantized_matmul returned wrong products in our programs for rows of one
+    group (128 of 128, per channel or per group, on an H100). Scales repeated
+    over smaller groups change no value."""
+    sizes = [size for size in reversed(GROUP_SIZES) if block % size == 0]
+    if not sizes:
+        raise ValueError(block)
+    return next((size for size in sizes if length // size >= 2), sizes[-1])
 
 
 def _static_shape(node: Node, what: str) -> tuple:
@@ -272,7 +278,7 @@ def affine_weight(node, ndim: Optional[int] = 2, any_axis: bool = False) -> Affi
         node=node,
         mode=ir.QuantMode.Affine,
         bits=bits,
-        group_size=_mlx_group(block[axis]),
+        group_size=_mlx_group(block[axis], shape[axis]),
         shape=shape,
         axis=axis,
         dtype=_output_dtype(node),
@@ -383,7 +389,7 @@ def int4_tensor_weight(node: Node) -> Int4TensorWeight:
         node=node,
         mode=ir.QuantMode.Affine,
         bits=4,
-        group_size=_mlx_group(group),
+        group_size=_mlx_group(group, cols),
         shape=(rows, cols),
         axis=1,
         dtype=_output_dtype(node),

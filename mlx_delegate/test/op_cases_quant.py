@@ -2,7 +2,7 @@
 torchao's own eager result of the same quantized model:
 
 - `IntxWeightOnlyConfig` (torchao.dequantize_affine): linear and embedding
-  layers with 1- to 8-bit weights (MLX packs all but 7 bits) in groups of 32,
+  layers with 2- to 8-bit weights (MLX packs all but 7 bits) in groups of 32,
   64 and 128 and per channel, float32 and bfloat16 activations; a weight
   dequantized on its own (tied, a convolution's, per tensor) and multiplied by
   matmul/mm in every orientation;
@@ -45,7 +45,7 @@ def quantized(module: nn.Module, bits: int, group: int, dtype=f32, **options) ->
     return module
 
 
-def _asymmetric():
+def asymmetric():
     from torchao.quantization.quant_primitives import MappingType
 
     return {"mapping_type": MappingType.ASYMMETRIC}
@@ -63,7 +63,7 @@ def _linear_configs():
                         T((2, 5, IN), dtype),
                     )
                 )
-    # MLX's other bit widths (int1 asymmetric: symmetric int1 holds zeros only)
+    # MLX's other bit widths
     for bits, group, dtype in ((2, 32, f32), (3, 64, f32), (5, 128, f32), (6, 32, f32)):
         configs.append(
             M(
@@ -73,11 +73,6 @@ def _linear_configs():
             )
         )
     return configs + [
-        M(
-            "int1_asymmetric",
-            lambda: quantized(nn.Linear(IN, OUT), 1, 64, **_asymmetric()),
-            T((3, IN)),
-        ),
         M(
             "int3_g32_bfloat16",
             lambda: quantized(nn.Linear(IN, OUT), 3, 32, bf16),
@@ -90,7 +85,7 @@ def _linear_configs():
         ),
         M(
             "int5_asymmetric",
-            lambda: quantized(nn.Linear(IN, OUT), 5, 32, **_asymmetric()),
+            lambda: quantized(nn.Linear(IN, OUT), 5, 32, **asymmetric()),
             T((3, IN)),
         ),
         M("int4_per_channel", lambda: quantized(nn.Linear(IN, OUT), 4, 0), T((3, IN))),
@@ -102,12 +97,12 @@ def _linear_configs():
         M("int4_no_bias", lambda: quantized(nn.Linear(IN, OUT, bias=False), 4, 32), T((3, IN))),
         M(
             "int4_asymmetric",
-            lambda: quantized(nn.Linear(IN, OUT), 4, 64, **_asymmetric()),
+            lambda: quantized(nn.Linear(IN, OUT), 4, 64, **asymmetric()),
             T((3, IN)),
         ),
         M(
             "int8_asymmetric_bfloat16",
-            lambda: quantized(nn.Linear(IN, OUT), 8, 32, bf16, **_asymmetric()),
+            lambda: quantized(nn.Linear(IN, OUT), 8, 32, bf16, **asymmetric()),
             T((3, IN), bf16),
         ),
         M(
@@ -168,7 +163,7 @@ def _embedding_configs():
         ),
         M(
             "int4_asymmetric",
-            lambda: quantized(nn.Embedding(VOCAB, IN), 4, 32, **_asymmetric()),
+            lambda: quantized(nn.Embedding(VOCAB, IN), 4, 32, **asymmetric()),
             ints((7,), 0, VOCAB),
         ),
         M(
@@ -303,8 +298,10 @@ case(
     ],
     # bfloat16: with asymmetric zero points, the biases (scale * (quant_min -
     # zero_point), mlx-lm's format) round to bfloat16 where torchao rounds each
-    # dequantized weight: 2 ulps of the outputs here
-    tolerances={f32: QUANT_TOL[f32], bf16: (2e-2, 2e-2)},
+    # dequantized weight; one bias error multiplies a whole group of inputs, so
+    # it does not average out: 0.0625 on outputs of about 1 here, on the CPU
+    # plugin and on an H200 (symmetric weights have exact biases, -8 * scale)
+    tolerances={f32: QUANT_TOL[f32], bf16: (5e-2, 5e-2)},
 )
 
 

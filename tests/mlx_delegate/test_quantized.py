@@ -21,7 +21,12 @@ from mlx_delegate.llm.quantize import quantize_weights
 from mlx_delegate.ops import default_registry
 from mlx_delegate.ops.quantized import pack
 from mlx_delegate.partitioner import MLXPartitioner
-from mlx_delegate.test.op_cases_quant import float_quantized, quantized, with_int4_tensor
+from mlx_delegate.test.op_cases_quant import (
+    asymmetric,
+    float_quantized,
+    quantized,
+    with_int4_tensor,
+)
 
 
 class LanguageModelEnds(nn.Module):
@@ -66,7 +71,7 @@ def test_pack_puts_value_k_of_a_word_at_bits_k_times_bits():
     assert pack(q8, -128, 8).reshape(-1).tolist() == [0 | 255 << 8 | 128 << 16 | 127 << 24]
 
 
-@pytest.mark.parametrize("bits", [1, 2, 3, 4, 5, 6, 8])
+@pytest.mark.parametrize("bits", [2, 3, 4, 5, 6, 8])
 def test_pack_makes_each_row_one_little_endian_bit_stream(bits):
     """MLX's packing, for 3, 5 and 6 bits too, where a value may span two words."""
     low = -(1 << (bits - 1))
@@ -100,6 +105,19 @@ def test_the_delegate_multiplies_by_the_packed_weight_and_gathers_packed_rows(dt
     # bfloat16 scales and biases (mlx-lm's format); the CPU plugin multiplies in float32
     tolerance = 1e-5 if dtype == torch.float32 else 8e-3
     torch.testing.assert_close(got, want, rtol=tolerance, atol=tolerance)
+
+
+def test_a_row_of_one_group_is_split_in_two():
+    """torchao's groups of 128 on rows of 128 values run as MLX groups of 64,
+    each scale twice: MLX 0.32.4's CUDA quantized_matmul returned wrong
+    products for rows of one group of 128 (on an H100)."""
+    model, x = quantized(nn.Linear(128, 48), 4, 128), torch.randn(3, 128)
+    pte = _pte(model, x)
+    ((_, payload, specs, _),) = list(delegates(pte))
+    (line,) = [line for line in describe(payload, specs) if "QuantizedLinear(" in line]
+    assert "group_size=64," in line
+    (got,) = _run(pte, x)
+    torch.testing.assert_close(got, model(x), rtol=1e-5, atol=1e-5)
 
 
 def test_an_int4_pte_holds_an_eighth_of_the_float32_weights_plus_scales_and_biases():
@@ -187,6 +205,11 @@ def _e5m2(module):
     "make, op, reason",
     [
         (lambda: quantized(nn.Linear(64, 8), 7, 32), "dequantize_affine", "takes 7 bits"),
+        (
+            lambda: quantized(nn.Linear(64, 8), 1, 32, **asymmetric()),
+            "dequantize_affine",
+            "takes 1 bits",
+        ),
         (lambda: with_int4_tensor(nn.Linear(64, 8), 16), "dequantize_int4", "groups of 16"),
         (lambda: _e5m2(nn.Linear(64, 8)), "dequantize_mx", "float8_e5m2"),
     ],
