@@ -224,7 +224,8 @@ def child_mlx_lm_split(args) -> None:
     from mlx_lm.models.cache import make_prompt_cache
     from mlx_lm.utils import load_model
 
-    model, _ = load_model(Path(args.child_checkpoint))
+    checkpoint = Path(args.child_checkpoint)
+    model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
     if args.child_dtype.startswith("int"):
         nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
     mx.eval(model.parameters())
@@ -312,6 +313,19 @@ def _timed(step_first, step_next, new_tokens: int) -> tuple[float, float]:
     return first, time.perf_counter() - start
 
 
+def _mlx_lm_config(checkpoint: Path) -> dict:
+    """The config keys mlx-lm 0.32.2 reads under transformers 4's names, which
+    transformers 5's save_pretrained writes differently (qwen3_moe's ModelArgs
+    requires both)."""
+    config = json.loads((checkpoint / "config.json").read_text())
+    renamed = {}
+    if "num_local_experts" in config and "num_experts" not in config:
+        renamed["num_experts"] = config["num_local_experts"]
+    if "rope_theta" not in config and "rope_theta" in (config.get("rope_parameters") or {}):
+        renamed["rope_theta"] = config["rope_parameters"]["rope_theta"]
+    return renamed
+
+
 def child_mlx_lm(args) -> None:
     import mlx.core as mx
     import mlx.nn as nn
@@ -319,7 +333,8 @@ def child_mlx_lm(args) -> None:
     from mlx_lm.utils import load_model
 
     start = time.perf_counter()
-    model, _ = load_model(Path(args.child_checkpoint))
+    checkpoint = Path(args.child_checkpoint)
+    model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
     if args.child_dtype.startswith("int"):
         nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
     mx.eval(model.parameters())
@@ -387,7 +402,7 @@ def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> fl
     head_dim = config.get("head_dim") or hidden // heads
     # A mixture of experts reads its router and the experts each token picks.
     mlp = config.get("num_experts_per_tok", 0) * config.get("moe_intermediate_size", 0)
-    router = hidden * config.get("num_experts", 0)
+    router = hidden * (config.get("num_experts") or config.get("num_local_experts") or 0)
     per_layer = (
         hidden * head_dim * (2 * heads + 2 * kv)
         + 3 * hidden * (mlp or config["intermediate_size"])
