@@ -219,17 +219,10 @@ def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> None:
 def child_mlx_lm_split(args) -> None:
     """One table row of `split` for mlx-lm's model, and the sampler's sort."""
     import mlx.core as mx
-    import mlx.nn as nn
     from mlx_lm.generate import generate_step
     from mlx_lm.models.cache import make_prompt_cache
-    from mlx_lm.utils import load_model
 
-    checkpoint = Path(args.child_checkpoint)
-    model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
-    if args.child_dtype.startswith("int"):
-        nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
-    mx.eval(model.parameters())
-    prompt = mx.array([(7 * i + 3) % model.args.vocab_size for i in range(args.prompt_len)])
+    model, prompt = _mlx_lm_model(args)
     clock = time.perf_counter
     for _ in range(2):  # the second is timed
         cache = make_prompt_cache(model)
@@ -326,20 +319,29 @@ def _mlx_lm_config(checkpoint: Path) -> dict:
     return renamed
 
 
-def child_mlx_lm(args) -> None:
+def _mlx_lm_model(args):
+    """mlx-lm's model of the child's checkpoint, quantized as the child's dtype
+    says and loaded on the device, and the benchmark's prompt."""
     import mlx.core as mx
     import mlx.nn as nn
-    from mlx_lm.generate import generate_step
     from mlx_lm.utils import load_model
 
-    start = time.perf_counter()
     checkpoint = Path(args.child_checkpoint)
     model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
     if args.child_dtype.startswith("int"):
         nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
     mx.eval(model.parameters())
-    load = time.perf_counter() - start
     prompt = mx.array([(7 * i + 3) % model.args.vocab_size for i in range(args.prompt_len)])
+    return model, prompt
+
+
+def child_mlx_lm(args) -> None:
+    import mlx.core as mx
+    from mlx_lm.generate import generate_step
+
+    start = time.perf_counter()
+    model, prompt = _mlx_lm_model(args)
+    load = time.perf_counter() - start
 
     def generation():
         steps = generate_step(prompt, model, max_tokens=args.new_tokens)

@@ -30,7 +30,7 @@ mx::array widened_gather_mm(const mx::array& a, const mx::array& b, std::optiona
   bool widen = widens_on_cpu(a, s);
   mx::array product =
       mx::gather_mm(widened(a, widen, s), widened(b, widen, s), lhs, rhs, sorted, s);
-  return widen ? mx::astype(product, a.dtype(), s) : product;
+  return narrowed(product, a.dtype(), widen, s);
 }
 
 // From this many (token, expert) rows on, the rows are sorted by expert before
@@ -78,7 +78,7 @@ void exec_gather_qmm(const GatherQMMNode& n, ExecutionState& st, StreamOrDevice 
       mx::gather_qmm(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
                      gather_indices(n.lhs_indices, st, s), gather_indices(n.rhs_indices, st, s),
                      n.transpose, n.group_size, n.bits, q.mode, std::nullopt, n.sorted_indices, s);
-  st.set_tensor(n.out, widen ? mx::astype(product, x.dtype(), s) : product);
+  st.set_tensor(n.out, narrowed(product, x.dtype(), widen, s));
 }
 
 }  // namespace mlxd

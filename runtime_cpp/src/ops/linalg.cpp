@@ -43,7 +43,7 @@ void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, Str
                                      n.transpose, n.group_size, n.bits, q.mode, s);
   y = tensor_scaled(y, n.tensor_scale, st, s);
   if (n.bias) y = mx::add(y, widened(st.tensor(*n.bias), widen, s), s);
-  st.set_tensor(n.out, widen ? mx::astype(y, x.dtype(), s) : y);
+  st.set_tensor(n.out, narrowed(y, x.dtype(), widen, s));
 }
 
 // Affine weights come out in the dtype of their scales (half precision widened

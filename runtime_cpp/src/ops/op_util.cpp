@@ -26,16 +26,49 @@ mx::array widened(const mx::array& a, bool widen, StreamOrDevice s) {
   return widen ? mx::astype(a, mx::float32, s) : a;
 }
 
+mx::array narrowed(const mx::array& a, mx::Dtype dtype, bool widen, StreamOrDevice s) {
+  return widen ? mx::astype(a, dtype, s) : a;
+}
+
+// x reversed along `axis` sorted ascending (equal values then come
+// last-first), that order reversed, positions mapped back to x.
+mx::array descending_order(const mx::array& x, int axis, StreamOrDevice s) {
+  int len = x.shape(axis);
+  mx::array reversed = mx::arange(len - 1, -1, -1, s);
+  mx::array order = mx::argsort(mx::take(x, reversed, axis, s), axis, s);
+  return mx::subtract(mx::array(len - 1, mx::uint32), mx::take(order, reversed, axis, s), s);
+}
+
+namespace {
+
+// MLX's name of each mode: the schema's QuantMode name lower-cased, made once
+// (the products of every decode step ask for it).
+const std::vector<std::string>& mode_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> lowered;
+    // flatc's list ends with a null pointer
+    for (const char* const* name = ir::EnumNamesQuantMode(); *name != nullptr; ++name) {
+      std::string lower(*name);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      lowered.push_back(lower);
+    }
+    return lowered;
+  }();
+  return names;
+}
+
+}  // namespace
+
 QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
                                  const std::optional<Tid>& biases, const ExecutionState& st,
                                  bool widen, StreamOrDevice s, const char* op) {
-  const char* name = ir::EnumNameQuantMode(mode);
-  if (name == nullptr || *name == '\0') {
+  const auto& names = mode_names();
+  auto index = static_cast<size_t>(mode);
+  if (index >= names.size() || names[index].empty()) {
     throw ExecutionError(std::string(op) + ": unknown quantization mode " +
                          std::to_string(static_cast<int>(mode)));
   }
-  std::string lower(name);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string& lower = names[index];
   bool affine = mode == ir::QuantMode_Affine;
   if (affine != biases.has_value()) {
     throw ExecutionError(std::string(op) + ": " + lower +

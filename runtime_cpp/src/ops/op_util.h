@@ -37,6 +37,12 @@ bool widens_on_cpu(const mx::array& a, StreamOrDevice s);
 // `a` in float32 when `widen`, else `a` itself.
 mx::array widened(const mx::array& a, bool widen, StreamOrDevice s);
 
+// A product computed widened (`widen`), rounded once back to `dtype`; else as it is.
+mx::array narrowed(const mx::array& a, mx::Dtype dtype, bool widen, StreamOrDevice s);
+
+// A stable descending order of `x` along `axis` (uint32 positions).
+mx::array descending_order(const mx::array& x, int axis, StreamOrDevice s);
+
 // A quantized weight's scales (and, Affine only, biases) as MLX takes them,
 // with MLX's name for the mode (the schema's QuantMode name, lower-cased).
 // Float scales and biases are widened with the activations (`widen`); the fp

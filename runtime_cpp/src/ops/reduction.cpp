@@ -58,15 +58,6 @@ void exec_cum_prod(const CumProdNode& n, ExecutionState& st, StreamOrDevice s) {
                                    /*inclusive=*/true, s));
 }
 
-// A stable descending order: x reversed along `axis` sorted ascending (equal
-// values then come last-first), that order reversed, positions mapped back to x.
-static mx::array descending_order(const mx::array& x, int axis, StreamOrDevice s) {
-  int len = x.shape(axis);
-  mx::array reversed = mx::arange(len - 1, -1, -1, s);
-  mx::array order = mx::argsort(mx::take(x, reversed, axis, s), axis, s);
-  return mx::subtract(mx::array(len - 1, mx::uint32), mx::take(order, reversed, axis, s), s);
-}
-
 void exec_sort(const SortNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   if (x.ndim() == 0) {

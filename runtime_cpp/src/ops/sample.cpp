@@ -8,18 +8,13 @@ using namespace mlxd::ops;
 
 namespace {
 
-// `x` (1, V) sorted along V, largest first: the order (uint32).
-mx::array descending(const mx::array& x, StreamOrDevice s) {
-  return mx::argsort(mx::negative(x, s), -1, s);
-}
-
 // Top-p: the smallest set of the most likely tokens whose probability reaches
 // top_p, one of them picked by inverse CDF at `uniform` (SampleNode's doc).
 mx::array top_p_token(const mx::array& logits, const mx::array& temperature, const mx::array& top_p,
                       const mx::array& uniform, StreamOrDevice s) {
   mx::array t = mx::maximum(temperature, mx::array(1e-5f), s);
   mx::array probs = mx::softmax(mx::divide(logits, t, s), -1, /*precise=*/true, s);
-  mx::array order = descending(probs, s);
+  mx::array order = descending_order(probs, 1, s);
   mx::array sorted = mx::take_along_axis(probs, order, -1, s);
   mx::array before = mx::subtract(mx::cumsum(sorted, -1, false, true, s), sorted, s);
   mx::array kept = mx::where(mx::less(before, top_p, s), sorted, mx::array(0.0f), s);

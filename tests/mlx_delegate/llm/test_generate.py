@@ -324,6 +324,14 @@ def test_the_hot_path_is_fused(llama):
             assert attention.literals["lower_right"] and "mask" not in attention.reads
 
 
+def _recorded_calls(program) -> list[int]:
+    """The token count of each of `program`'s calls from now on, as they happen."""
+    calls = []
+    step = program.step
+    program.step = lambda tokens, *rest: calls.append(len(tokens)) or step(tokens, *rest)
+    return calls
+
+
 def test_a_prompt_in_chunks_gives_the_tokens_of_one_call(llama):
     """A 40-token prompt in chunks of 16, 16 and 8 (each call attends to the cache
     written before it): the tokens of the whole prompt in one call, and no call
@@ -331,9 +339,7 @@ def test_a_prompt_in_chunks_gives_the_tokens_of_one_call(llama):
     from mlx_delegate.llm.generate import Program, generate_ids
 
     program = Program(llama[2], device="cpu")
-    calls = []
-    step = program.step
-    program.step = lambda tokens, *rest: calls.append(len(tokens)) or step(tokens, *rest)
+    calls = _recorded_calls(program)
     prompt = [(7 * i + 3) % 512 for i in range(40)]
     whole = list(generate_ids(program, prompt, 8, stop_at_eos=False, prefill_chunk=0))
     assert calls[0] == 40
@@ -369,9 +375,7 @@ def test_an_8192_token_cache_takes_a_prompt_in_chunks_past_1024(llama, tmp_path)
     _cli("export", "--model", str(directory), "--max-seq-len", "8192", "-o", str(pte))
     program = Program(pte, device="cpu")
     assert program.max_seq_len == 8192
-    calls = []
-    step = program.step
-    program.step = lambda tokens, *rest: calls.append(len(tokens)) or step(tokens, *rest)
+    calls = _recorded_calls(program)
     prompt = [(7 * i + 3) % 512 for i in range(1200)]
     ours = list(generate_ids(program, prompt, 16, stop_at_eos=False))
     assert calls[:3] == [PREFILL_CHUNK, PREFILL_CHUNK, 1200 - 2 * PREFILL_CHUNK]
