@@ -22,18 +22,17 @@ from torch import nn
 
 from .ops.quantized import GROUP_SIZES
 
-SCHEMES = {"int4": torch.int4, "int8": torch.int8}
+SCHEMES = {f"int{bits}": getattr(torch, f"int{bits}") for bits in range(2, 9)}
 # The 3-D expert stacks of transformers' experts modules (integrations/moe.py).
 EXPERT_WEIGHTS = ("gate_up_proj", "up_proj", "down_proj")
 
 
 def quantize_experts(model: nn.Module, scheme: str, group_size: int) -> nn.Module:
     """Quantizes, in place, every 3-D expert weight stack of `model` to
-    `scheme` ("int4" or "int8") in groups of `group_size` (32, 64 or 128) along
+    `scheme` ("int2" to "int8") in groups of `group_size` (32, 64 or 128) along
     its last axis; returns `model`. A stack whose last axis is not a multiple
-    of `group_size` stays as it is, with a warning naming it."""
-    if scheme not in SCHEMES:
-        raise ValueError(f"scheme {scheme!r}: expected one of {sorted(SCHEMES)}")
+    of `group_size` stays as it is, with a warning naming it. Another scheme is
+    refused where there are stacks."""
     if group_size not in GROUP_SIZES:
         raise ValueError(f"group size {group_size}: expected one of {GROUP_SIZES}")
     from torchao.quantization import IntxUnpackedToInt8Tensor
@@ -47,6 +46,8 @@ def quantize_experts(model: nn.Module, scheme: str, group_size: int) -> nn.Modul
             and module._parameters[name].is_floating_point()
         ]
         quantized = []
+        if names and scheme not in SCHEMES:
+            raise ValueError(f"{fqn}: expert stacks quantize to {', '.join(SCHEMES)}, not {scheme}")
         for name in names:
             weight = module._parameters[name].detach()
             if weight.shape[-1] % group_size:

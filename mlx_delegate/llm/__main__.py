@@ -1,7 +1,8 @@
 """python -m mlx_delegate.llm export|generate
 
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
-    [--quantize int4|int8] [--group-size N] [--max-seq-len N] [--split-mlps N] -o model.pte
+    [--quantize int2..int8|nvfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
+    [--max-seq-len N] [--split-mlps N] -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
 
@@ -13,8 +14,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Optional
 
 from .. import _quiet
+from ..ops.quantized import GROUP_SIZES
+from .quantize import FORMATS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -24,8 +28,25 @@ def _parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="export a local checkpoint to a .pte")
     export.add_argument("--model", type=Path, required=True, help="config.json + safetensors")
     export.add_argument("--dtype", choices=("fp32", "bf16", "fp16"), default="fp32")
-    export.add_argument("--quantize", choices=("int4", "int8"), default=None)
-    export.add_argument("--group-size", type=int, default=32, choices=(32, 64, 128))
+    export.add_argument(
+        "--quantize",
+        choices=FORMATS,
+        default=None,
+        help="the linear layers' (and experts') weights: affine integers or nvfp4/mxfp8",
+    )
+    export.add_argument(
+        "--quantize-embedding",
+        choices=(*FORMATS, "none"),
+        default=None,
+        help="the embedding's and LM head's weights (default: as --quantize)",
+    )
+    export.add_argument(
+        "--group-size",
+        type=int,
+        default=32,
+        choices=GROUP_SIZES,
+        help="values a scale of the integer formats (nvfp4 groups 16, mxfp8 32)",
+    )
     export.add_argument("--max-seq-len", type=int, default=256)
     export.add_argument(
         "--split-mlps",
@@ -65,6 +86,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _embedding_format(args) -> Optional[str]:
+    if args.quantize_embedding is None:
+        return "same"
+    if not args.quantize:
+        raise ValueError("--quantize-embedding goes with --quantize")
+    return None if args.quantize_embedding == "none" else args.quantize_embedding
+
+
 def _export(args) -> int:
     from .export import export_program
 
@@ -73,6 +102,7 @@ def _export(args) -> int:
         args.output,
         dtype=args.dtype,
         quantize=args.quantize,
+        quantize_embedding=_embedding_format(args),
         group_size=args.group_size,
         max_seq_len=args.max_seq_len,
         split_mlps=args.split_mlps,

@@ -27,12 +27,13 @@ import dataclasses
 import re
 import resource
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import torch
 from torch import nn
 
 from . import checkpoint
+from .quantize import FLOAT_GROUPS, Quantization
 from .sampling import Generator
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
@@ -87,8 +88,12 @@ def export_program(
     max_seq_len: int = 256,
     device: Optional[str] = None,
     split_mlps: int = 0,
+    quantize_embedding: Optional[str] = "same",
 ) -> ExportResult:
     """Writes `out` (the program) and `data_path_of(out)` (its weights).
+    `quantize`: a format of `quantize.FORMATS` for the linear layers (and expert
+    stacks), `quantize_embedding` one for the embedding and LM head ("same":
+    `quantize`'s; None: unquantized), `group_size` the integer formats'.
     `split_mlps` N > 1: every MLP split over N devices (tensor-parallel,
     `mlx_delegate.parallel`); run the program on a group of N devices. A split
     slices real weights, so that export holds the model in memory."""
@@ -101,6 +106,7 @@ def export_program(
     names = ["check", "split", "quantize", "torch.export", "lower", "serialize", "write"]
     if not quantize:
         names.remove("quantize")
+    quantizer = _quantizer(quantize, group_size, quantize_embedding) if quantize else None
     if split_mlps <= 1:
         names.remove("split")
     out = Path(out)
@@ -112,10 +118,8 @@ def export_program(
 
             step("split")
             split(checkpoint.materialize(model, loads, inv_freq), split_mlps)
-        quantizer = None
-        if quantize:
+        if quantizer:
             step("quantize")
-            quantizer = _quantizer(quantize, group_size)
             quantizer(model)
         parameters = sum(p.numel() for p in model.parameters())
         source = WeightSource(Generator(model), loads, inv_freq, quantizer)
@@ -127,6 +131,7 @@ def export_program(
                 exported,
                 partitioner=[MLXPartitioner(device=device)],
                 constant_methods=_metadata(model, max_seq_len),
+                compile_config=_edge_config(quantizer),
             )
             delegates, outside = _delegation(edge)
             step("serialize")
@@ -144,17 +149,46 @@ def export_program(
     )
 
 
-def _quantizer(scheme: str, group_size: int) -> Callable[[nn.Module], None]:
+def _edge_config(quantizer: Optional["Quantizer"]):
+    """ExecuTorch's edge checks refuse the float formats' dequantize calls
+    (torchao::dequantize_nvfp4 / dequantize_mx: uint8 or uint32 values in, a
+    float out, a mix its checks take for a dtype error); they lower into the
+    delegate whole, so the checks are off for them only."""
+    from executorch.exir import EdgeCompileConfig
+
+    return EdgeCompileConfig(_check_ir_validity=not (quantizer and quantizer.has_float_format))
+
+
+@dataclasses.dataclass(frozen=True)
+class Quantizer:
     """Quantizes a module's linear and embedding weights and its stacks of
-    expert weights, in place."""
-    from ..quantize_experts import quantize_experts
-    from .quantize import quantize_weights
+    expert weights, in place, as `quantization` says."""
 
-    def quantize(module: nn.Module) -> None:
-        quantize_weights(module, scheme, group_size)
-        quantize_experts(module, scheme, group_size)
+    quantization: Quantization
 
-    return quantize
+    def __call__(
+        self, module: nn.Module, prefix: str = "", amax: Optional[torch.Tensor] = None
+    ) -> None:
+        """`prefix`: the module's name in the model; `amax`: the largest
+        magnitude of the whole weight that `module` holds a slice of."""
+        from ..quantize_experts import quantize_experts
+
+        self.quantization(module, prefix, amax)
+        quantize_experts(module, self.quantization.layers, self.quantization.group_size)
+
+    def needs_amax(self, fqn: str) -> bool:
+        return self.quantization.needs_amax(fqn)
+
+    @property
+    def has_float_format(self) -> bool:
+        q = self.quantization
+        return bool({q.layers, q.embedding} & set(FLOAT_GROUPS))
+
+
+def _quantizer(scheme: str, group_size: int, embedding: Optional[str] = "same") -> Quantizer:
+    """`embedding`: the format of the embedding and LM head ("same": `scheme`;
+    None: unquantized)."""
+    return Quantizer(Quantization(scheme, scheme if embedding == "same" else embedding, group_size))
 
 
 def peak_memory() -> int:
@@ -205,7 +239,7 @@ class WeightSource:
         root: nn.Module,
         loads: dict[str, checkpoint.Load],
         inv_freq: Optional[torch.Tensor],
-        quantizer: Optional[Callable[[nn.Module], None]],
+        quantizer: Optional[Quantizer],
     ):
         self.root, self.loads, self.inv_freq, self.quantizer = root, loads, inv_freq, quantizer
         # a quantized weight's inner tensors are asked for one after the other
@@ -242,32 +276,39 @@ class WeightSource:
         if type(held) is nn.Parameter or self.quantizer is None:
             return load()
         rows = getattr(load, "rows", None) or (lambda start, stop: load()[start:stop])
-        return self._quantized(owner, leaf, rows, held.shape)
+        return self._quantized(owner, module_path, leaf, rows, held.shape)
 
     def _quantized(
-        self, owner: nn.Module, leaf: str, rows, shape: torch.Size
+        self, owner: nn.Module, path: str, leaf: str, rows, shape: torch.Size
     ) -> list[torch.Tensor]:
         """The inner tensors (in `__tensor_flatten__`'s order) of the weight
-        `owner.<leaf>` of `shape`, whose first-axis slices (rows; experts of a
-        stack) `rows(start, stop)` reads, quantized as the meta model's was.
-        Groups run along a row, so slices are read and quantized one at a time:
-        a whole LLM embedding, or a layer's experts, would be read, then widened
-        to float32, at once."""
+        `owner.<leaf>` of `shape` (`owner` named `path`), whose first-axis
+        slices (rows; experts of a stack) `rows(start, stop)` reads, quantized
+        as the meta model's was. Groups run along a row, so slices are read and
+        quantized one at a time: a whole LLM embedding, or a layer's experts,
+        would be read, then widened to float32, at once. A format whose scale
+        takes the whole weight's largest magnitude reads the slices twice."""
         inner: list[torch.Tensor] = []
         step = max(1, QUANTIZE_ROWS // shape[1:-1].numel())  # matrices of a stack: their rows
-        for start in range(0, shape[0], step):
-            weight = self._quantized_like(owner, leaf, rows(start, start + step))
+        starts = range(0, shape[0], step)
+        amax = None
+        if self.quantizer.needs_amax(path):
+            amax = max(rows(start, start + step).abs().max().float() for start in starts)
+        for start in starts:
+            weight = self._quantized_like(owner, path, leaf, rows(start, start + step), amax)
             names, _ = type(weight).__tensor_flatten__(weight)
             parts = [getattr(weight, n) for n in names]
-            if not inner:  # each inner tensor has the weight's first axis
-                inner = [p.new_empty((shape[0], *p.shape[1:])) for p in parts]
+            if not inner:  # each inner tensor has the weight's first axis, or is one scale
+                inner = [p.new_empty((shape[0], *p.shape[1:])) if p.dim() else p for p in parts]
             for whole, part in zip(inner, parts):
-                whole[start : start + part.shape[0]] = part
+                if part.dim():  # a per-tensor scale is the whole weight's (amax): the same
+                    whole[start : start + part.shape[0]] = part
         return inner
 
-    def _quantized_like(self, owner: nn.Module, leaf: str, weight: torch.Tensor):
-        """`weight` quantized as `owner.<leaf>` was: in a module of `owner`'s
-        kind (what the quantizer recognises), the quantized parameter."""
+    def _quantized_like(self, owner: nn.Module, path: str, leaf: str, weight: torch.Tensor, amax):
+        """`weight` quantized as `owner.<leaf>` (`owner` named `path`) was: in a
+        module of `owner`'s kind (what the quantizer recognises), the quantized
+        parameter."""
         if isinstance(owner, nn.Linear):
             module = nn.Linear(weight.shape[1], weight.shape[0], bias=False, device="meta")
         elif isinstance(owner, nn.Embedding):
@@ -277,7 +318,7 @@ class WeightSource:
         else:
             raise ValueError(f"a quantized weight in a {type(owner).__name__}")
         module.register_parameter(leaf, nn.Parameter(weight, requires_grad=False))
-        self.quantizer(module)
+        self.quantizer(module, path, amax)
         return module._parameters[leaf]
 
 

@@ -265,7 +265,7 @@ def affine_weight(node, ndim: Optional[int] = 2, any_axis: bool = False) -> Affi
     if axis != len(shape) - 1 and not any_axis:
         raise Unsupported(f"block size {block}: groups along the last axis only here")
     quant_min, quant_max = _quant_range(node)
-    bits = (quant_max - quant_min).bit_length()
+    bits = _stored_bits((quant_max - quant_min).bit_length())
     if bits not in BITS:
         raise Unsupported(
             f"range [{quant_min}, {quant_max}] takes {bits} bits; MLX packs {BITS} bits"
@@ -288,6 +288,13 @@ def affine_weight(node, ndim: Optional[int] = 2, any_axis: bool = False) -> Affi
         zero_point=zero_point,
         quant_min=quant_min,
     )
+
+
+def _stored_bits(bits: int) -> int:
+    """The width MLX stores `bits`-bit values in: their own, but 7-bit values in
+    8 bits (MLX packs no 7-bit values; the integers are the same, so the
+    product is too, at 8 bits' size)."""
+    return 8 if bits == 7 else bits
 
 
 def _group_axis(shape: tuple, block: list) -> int:
@@ -326,7 +333,8 @@ def pack(q: torch.Tensor, quant_min: int, bits: int) -> torch.Tensor:
     bits [k * bits, (k + 1) * bits). A run of values that fills whole bytes (a
     word, or 8 values of 3, 5 or 6 bits) is summed as one int64, whose low
     bytes (little-endian) are the run's."""
-    if q.min() < quant_min or q.max() > quant_min + (1 << bits) - 1:
+    # compared as Python ints: a bound beyond q's dtype (191 for int8) would wrap
+    if int(q.min()) < quant_min or int(q.max()) > quant_min + (1 << bits) - 1:
         raise Unsupported(f"quantized values outside [{quant_min}, {quant_min + (1 << bits) - 1}]")
     per_run = WORD_BITS // bits if WORD_BITS % bits == 0 else 8
     run_bytes = per_run * bits // 8

@@ -2,7 +2,7 @@
 torchao's own eager result of the same quantized model:
 
 - `IntxWeightOnlyConfig` (torchao.dequantize_affine): linear and embedding
-  layers with 2- to 8-bit weights (MLX packs all but 7 bits) in groups of 32,
+  layers with 2- to 8-bit weights (7-bit ones stored in 8 bits) in groups of 32,
   64 and 128 and per channel, float32 and bfloat16 activations; a weight
   dequantized on its own (tied, a convolution's, per tensor) and multiplied by
   matmul/mm in every orientation;
@@ -63,8 +63,8 @@ def _linear_configs():
                         T((2, 5, IN), dtype),
                     )
                 )
-    # MLX's other bit widths
-    for bits, group, dtype in ((2, 32, f32), (3, 64, f32), (5, 128, f32), (6, 32, f32)):
+    # MLX's other bit widths, and 7 bits (stored in 8)
+    for bits, group in ((2, 32), (3, 64), (5, 128), (6, 32), (7, 64)):
         configs.append(
             M(
                 f"int{bits}_g{group}",

@@ -18,7 +18,7 @@ class Experts(nn.Module):
         self.router = nn.Linear(inputs, 4)  # 2-D: not an expert stack
 
 
-@pytest.mark.parametrize("scheme, levels", [("int4", 16), ("int8", 256)])
+@pytest.mark.parametrize("scheme, levels", [("int3", 8), ("int4", 16), ("int8", 256)])
 def test_each_stack_reads_back_as_its_groups_quantized(scheme, levels):
     torch.manual_seed(0)
     experts = Experts()
@@ -48,10 +48,11 @@ def test_a_stack_whose_last_axis_does_not_divide_into_groups_is_left_with_a_warn
 
 
 def test_unknown_schemes_and_group_sizes_are_refused():
-    with pytest.raises(ValueError, match="scheme 'int2'"):
-        quantize_experts(Experts(), "int2", 32)
+    with pytest.raises(ValueError, match="expert stacks quantize to int2, .*, int8, not nvfp4"):
+        quantize_experts(Experts(), "nvfp4", 32)
     with pytest.raises(ValueError, match="group size 16"):
         quantize_experts(Experts(), "int4", 16)
+    quantize_experts(nn.Linear(64, 8), "nvfp4", 32)  # no stacks: nothing to refuse
 
 
 def test_layers_share_one_class_and_a_second_call_keeps_the_first_quantization():

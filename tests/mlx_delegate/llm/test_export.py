@@ -174,20 +174,24 @@ def test_a_prompt_longer_than_the_cache_is_refused_with_a_message(small, exporte
     assert re.search(r"the prompt \(\d+ tokens\) fills the cache \(32\)", result.stderr)
 
 
-def test_quantizing_a_weight_by_row_slices_gives_the_whole_weights_quantization(monkeypatch):
-    """Groups run along rows, so slices of rows quantize as the whole does."""
+@pytest.mark.parametrize("fmt, parts", [("int4", 3), ("nvfp4", 3)])
+def test_quantizing_a_weight_by_row_slices_gives_the_whole_weights_quantization(
+    monkeypatch, fmt, parts
+):
+    """Groups run along rows, so slices of rows quantize as the whole does;
+    nvfp4's per-tensor scale is the whole weight's, read before the slices."""
     from torch import nn
 
     from mlx_delegate.llm import export
-    from mlx_delegate.llm.quantize import quantize_weights
 
-    weight = torch.randn(10, 64, generator=torch.Generator().manual_seed(0))
-    source = export.WeightSource(nn.Module(), {}, None, lambda m: quantize_weights(m, "int4", 32))
-    owner = nn.Linear(64, 10, bias=False)
+    weight = torch.randn(48, 64, generator=torch.Generator().manual_seed(0))
+    weight[40, 7] = 9.0  # the largest magnitude in the last slice
+    source = export.WeightSource(nn.Module(), {}, None, export._quantizer(fmt, 32))
+    owner = nn.Linear(64, 48, bias=False)
     rows = lambda start, stop: weight[start:stop]  # noqa: E731
-    whole = source._quantized(owner, "weight", rows, weight.shape)
-    monkeypatch.setattr(export, "QUANTIZE_ROWS", 3)
-    sliced = source._quantized(owner, "weight", rows, weight.shape)
-    assert len(whole) == len(sliced) == 3  # qdata, scale, zero point
+    whole = source._quantized(owner, "layer", "weight", rows, weight.shape)
+    monkeypatch.setattr(export, "QUANTIZE_ROWS", 16)
+    sliced = source._quantized(owner, "layer", "weight", rows, weight.shape)
+    assert len(whole) == len(sliced) == parts  # values, scales, zero points / tensor scale
     for a, b in zip(whole, sliced):
         assert torch.equal(a, b)

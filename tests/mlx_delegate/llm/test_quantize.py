@@ -1,0 +1,121 @@
+"""Every `llm export --quantize` format, and the embedding's own
+(`--quantize-embedding`), on a random llama checkpoint: the exported program's
+greedy tokens against the same torchao-quantized module run eagerly, in fp32
+activations. They are identical for every format: the integers, E2M1/E4M3
+values and their scales are the same bytes in both, and what differs (the
+order of float32 sums, nvfp4's per-tensor scale multiplied into the product
+rather than into each block's) moves logits by about 1e-6, far below the
+margins of these tokens."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from mlx_delegate.inspect import main_instructions
+from mlx_delegate.llm import checkpoint, tiny
+from mlx_delegate.llm.export import data_path_of, export_program
+from mlx_delegate.llm.generate import Program, generate_ids
+from mlx_delegate.llm.quantize import FORMATS, quantize_weights
+
+ROOT = Path(__file__).resolve().parents[3]
+PROMPT = [5, 17, 42, 7, 99]
+TOKENS = 16
+MAX_SEQ_LEN = 64
+
+
+@pytest.fixture(scope="module")
+def llama(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("llama")
+    # one layer: every format's products and gathers, at half an export's time
+    tiny.write_checkpoint(directory, "llama", seed=3, num_hidden_layers=1)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def exported(llama, tmp_path_factory):
+    """(program, its greedy tokens) of an export in a format, the embedding's
+    format; each made once a worker."""
+    made: dict = {}
+    directory = tmp_path_factory.mktemp("exports")
+
+    def get(fmt: str, embedding="same") -> tuple[Path, list]:
+        if (fmt, embedding) not in made:
+            made[fmt, embedding] = _export(
+                llama, directory / f"{fmt}-{embedding}.pte", fmt, embedding
+            )
+        return made[fmt, embedding]
+
+    return get
+
+
+def _eager_tokens(model: torch.nn.Module) -> list[int]:
+    tokens, pos, out = PROMPT, 0, []
+    with torch.no_grad():
+        for _ in range(TOKENS):
+            token = int(model(torch.tensor([tokens]), torch.tensor([pos])).argmax())
+            out.append(token)
+            pos, tokens = pos + len(tokens), [token]
+    return out
+
+
+def _export(llama: Path, pte: Path, fmt: str, embedding) -> tuple[Path, list]:
+    result = export_program(
+        llama, pte, quantize=fmt, quantize_embedding=embedding, max_seq_len=MAX_SEQ_LEN
+    )
+    assert result.delegates == 1 and not result.ops_outside, result.report()
+    program = Program(pte, device="cpu")
+    return pte, list(generate_ids(program, PROMPT, TOKENS, stop_at_eos=False))
+
+
+def _ops(pte: Path) -> list[str]:
+    return [i.op for i in main_instructions(pte.read_bytes())]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_each_format_generates_the_quantized_modules_tokens(llama, exported, fmt):
+    pte, ours = exported(fmt)
+    ops = _ops(pte)
+    assert "QuantizedLinear" in ops and "Linear" not in ops and "Dequantize" in ops, ops
+    eager = quantize_weights(checkpoint.load(llama, max_seq_len=MAX_SEQ_LEN), fmt, 32)
+    assert ours == _eager_tokens(eager)
+
+
+def test_fewer_bits_write_fewer_bytes(exported):
+    sizes = {fmt: data_path_of(exported(fmt)[0]).stat().st_size for fmt in ("int2", "int4", "int8")}
+    assert sizes["int2"] < sizes["int4"] < sizes["int8"], sizes
+
+
+@pytest.mark.parametrize("embedding", ["int8", None])
+def test_the_embedding_and_lm_head_take_their_own_format(llama, exported, embedding):
+    """int4 layers, the embedding and LM head in int8 or unquantized."""
+    pte, ours = exported("int4", embedding)
+    ops = _ops(pte)
+    if embedding is None:  # the LM head a plain product, the embedding a plain gather
+        assert "Linear" in ops and "Dequantize" not in ops, ops
+    eager = quantize_weights(
+        checkpoint.load(llama, max_seq_len=MAX_SEQ_LEN), "int4", 32, embedding=embedding
+    )
+    assert ours == _eager_tokens(eager)
+    int4_only = exported("int4")[0]
+    assert data_path_of(pte).stat().st_size > data_path_of(int4_only).stat().st_size
+
+
+def test_the_cli_names_the_formats_and_refuses_an_embedding_format_alone(llama, tmp_path):
+    def cli(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "mlx_delegate.llm", "export", "--model", str(llama), *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+
+    unknown = cli("--quantize", "int9", "-o", str(tmp_path / "x.pte"))
+    assert unknown.returncode == 2 and "int2" in unknown.stderr and "nvfp4" in unknown.stderr
+    alone = cli("--quantize-embedding", "int8", "-o", str(tmp_path / "x.pte"))
+    assert alone.returncode == 1 and "--quantize-embedding goes with --quantize" in alone.stderr
+    assert not (tmp_path / "x.pte").exists()
