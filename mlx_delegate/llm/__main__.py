@@ -2,7 +2,7 @@
 
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
     [--quantize int2..int8|nvfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
-    [--max-seq-len N] [--split-mlps N] -o model.pte
+    [--max-seq-len N] [--kv-cache int8|int4] [--split-mlps N] -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
 
@@ -18,6 +18,7 @@ from typing import Optional
 
 from .. import _quiet
 from ..ops.quantized import GROUP_SIZES
+from .model import KV_CACHE_BITS
 from .quantize import FORMATS
 
 
@@ -48,6 +49,12 @@ def _parser() -> argparse.ArgumentParser:
         help="values a scale of the integer formats (nvfp4 groups 16, mxfp8 32)",
     )
     export.add_argument("--max-seq-len", type=int, default=256)
+    export.add_argument(
+        "--kv-cache",
+        choices=tuple(KV_CACHE_BITS),
+        default=None,
+        help="keep the KV cache as 8- or 4-bit integers (default: in --dtype)",
+    )
     export.add_argument(
         "--split-mlps",
         type=int,
@@ -105,6 +112,7 @@ def _export(args) -> int:
         quantize_embedding=_embedding_format(args),
         group_size=args.group_size,
         max_seq_len=args.max_seq_len,
+        kv_cache=args.kv_cache,
         split_mlps=args.split_mlps,
     )
     print(result.report())

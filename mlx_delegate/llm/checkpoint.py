@@ -201,7 +201,7 @@ def buffer_value(leaf: str, like: torch.Tensor, inv_freq: Optional[torch.Tensor]
     KV cache, which starts as zeros."""
     if leaf == "inv_freq":
         return inv_freq
-    if not leaf.endswith("_cache"):
+    if "_cache" not in leaf:  # a cache's values, or its scales and biases when quantized
         raise UnsupportedCheckpoint(f"no value for the model's buffer {leaf!r}")
     return torch.zeros(like.shape, dtype=like.dtype)
 

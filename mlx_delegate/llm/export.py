@@ -33,6 +33,7 @@ import torch
 from torch import nn
 
 from . import checkpoint
+from .model import quantize_kv_cache
 from .quantize import FLOAT_GROUPS, Quantization
 from .sampling import Generator
 
@@ -89,11 +90,13 @@ def export_program(
     device: Optional[str] = None,
     split_mlps: int = 0,
     quantize_embedding: Optional[str] = "same",
+    kv_cache: Optional[str] = None,
 ) -> ExportResult:
     """Writes `out` (the program) and `data_path_of(out)` (its weights).
     `quantize`: a format of `quantize.FORMATS` for the linear layers (and expert
     stacks), `quantize_embedding` one for the embedding and LM head ("same":
     `quantize`'s; None: unquantized), `group_size` the integer formats'.
+    `kv_cache`: "int8" or "int4" keeps the KV cache quantized (None: in `dtype`).
     `split_mlps` N > 1: every MLP split over N devices (tensor-parallel,
     `mlx_delegate.parallel`); run the program on a group of N devices. A split
     slices real weights, so that export holds the model in memory."""
@@ -113,6 +116,8 @@ def export_program(
     with steps(f"export {Path(model_dir).name}", names) as step:
         step("check")
         model, loads, inv_freq = checkpoint.build(model_dir, max_seq_len, DTYPES[dtype])
+        if kv_cache:
+            quantize_kv_cache(model, kv_cache)
         if split_mlps > 1:  # before quantizing: the parts' weights are plain tensors to slice
             from ..parallel import split_mlps as split
 

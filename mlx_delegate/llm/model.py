@@ -14,6 +14,7 @@ those of the last token."""
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import torch
@@ -79,21 +80,107 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, dims: int)
     return torch.cat((rotated * cos + rotate_half(rotated) * sin, kept), dim=-1)
 
 
+KV_CACHE_BITS = {"int8": 8, "int4": 4}
+KV_CACHE_GROUP = 64  # values of a head's key or value row sharing a scale and bias
+
+
 class CachedAttention(nn.Module):
     """The KV cache of one layer, (1, heads, max_seq_len, key/value head dim),
-    and attention over it."""
+    and attention over it. `quantize_cache` keeps it as integers instead."""
+
+    cache_bits: Optional[int] = None  # None: the cache holds the model's dtype
 
     def _init_cache(self, heads: int, max_seq_len: int, key_dim: int, value_dim: int) -> None:
         for name, dim in (("k_cache", key_dim), ("v_cache", value_dim)):
             self.register_buffer(name, torch.zeros(1, heads, max_seq_len, dim), persistent=False)
 
+    def quantize_cache(self, bits: int) -> None:
+        """Keeps the cache as unsigned `bits`-bit integers (8, or 4 two to a
+        byte), a scale and a bias in the cache's dtype per KV_CACHE_GROUP values
+        of a row, as MLX's affine quantization stores a weight. Each step
+        quantizes its new rows into the cache and dequantizes the rows it
+        attends to, inside the delegate."""
+        for name in ("k_cache", "v_cache"):
+            full = getattr(self, name)
+            *lead, dim = full.shape
+            groups = dim // _cache_group(dim)
+            codes = torch.zeros(*lead, dim * bits // 8, dtype=torch.uint8, device=full.device)
+            self.register_buffer(name, codes, persistent=False)
+            for part in ("scales", "biases"):
+                like = full.new_zeros(*lead, groups)
+                self.register_buffer(f"{name}_{part}", like, persistent=False)
+        self.cache_bits = bits
+
     def _cached(self, k, v, pos: int) -> tuple[torch.Tensor, torch.Tensor]:
         """The T new keys and values written at `pos`; the cache's keys and
         values up to them."""
+        if self.cache_bits is not None:
+            return self._quantized_cached("k_cache", k, pos), self._quantized_cached(
+                "v_cache", v, pos
+            )
         length = k.shape[2]
         self.k_cache[:, :, pos : pos + length] = k
         self.v_cache[:, :, pos : pos + length] = v
         return self.k_cache[:, :, : pos + length], self.v_cache[:, :, : pos + length]
+
+    def _quantized_cached(self, name: str, x: torch.Tensor, pos: int) -> torch.Tensor:
+        end = pos + x.shape[2]
+        parts = (
+            getattr(self, name),
+            getattr(self, f"{name}_scales"),
+            getattr(self, f"{name}_biases"),
+        )
+        for part, new in zip(parts, quantize_rows(x, self.cache_bits)):
+            part[:, :, pos:end] = new
+        return dequantize_rows(*(part[:, :, :end] for part in parts), self.cache_bits, x.dtype)
+
+
+def _cache_group(dim: int) -> int:
+    """KV_CACHE_GROUP, or the largest power of two dividing a row of `dim`."""
+    return math.gcd(KV_CACHE_GROUP, dim)
+
+
+def quantize_rows(x: torch.Tensor, bits: int) -> tuple[torch.Tensor, ...]:
+    """(codes uint8, scales, biases) of `x` (..., dim), its last axis in groups
+    of `_cache_group(dim)`: u = round((x - low) / scale), scale = (high -
+    low) / (2^bits - 1), each rounded to x's dtype first so that scale * u +
+    bias gives back x to half a step; 4-bit codes two to a byte, the first in
+    the low half. Computed in float32."""
+    levels = (1 << bits) - 1
+    dim = x.shape[-1]
+    grouped = x.float().unflatten(-1, (dim // _cache_group(dim), _cache_group(dim)))
+    low, high = grouped.amin(-1, keepdim=True), grouped.amax(-1, keepdim=True)
+    spread = high - low
+    scale = torch.where(spread > 0, spread / levels, torch.ones_like(spread)).to(x.dtype)
+    bias = low.to(x.dtype)
+    codes = ((grouped - bias.float()) / scale.float()).round().clamp(0, levels).to(torch.uint8)
+    codes = codes.flatten(-2)
+    if bits == 4:
+        pairs = codes.unflatten(-1, (dim // 2, 2))
+        codes = pairs[..., 0] + pairs[..., 1] * 16
+    return codes, scale.squeeze(-1), bias.squeeze(-1)
+
+
+def dequantize_rows(
+    codes: torch.Tensor, scales: torch.Tensor, biases: torch.Tensor, bits: int, dtype: torch.dtype
+) -> torch.Tensor:
+    """The values `quantize_rows` stored, in `dtype`: scale * u + bias."""
+    if bits == 4:
+        codes = torch.stack((codes & 15, codes // 16), dim=-1).flatten(-2)
+    dim = codes.shape[-1]
+    grouped = codes.to(dtype).unflatten(-1, (dim // _cache_group(dim), _cache_group(dim)))
+    return (grouped * scales[..., None] + biases[..., None]).flatten(-2)
+
+
+def quantize_kv_cache(model: nn.Module, fmt: str) -> nn.Module:
+    """Keeps every layer's KV cache as `fmt` ("int8" or "int4") integers, in
+    place; returns `model`."""
+    if fmt not in KV_CACHE_BITS:
+        raise ValueError(f"KV cache {fmt!r}: expected one of {', '.join(KV_CACHE_BITS)}")
+    for module in model.modules():
+        if isinstance(module, CachedAttention):
+            module.quantize_cache(KV_CACHE_BITS[fmt])
+    return model
 
 
 class Attention(CachedAttention):
@@ -412,6 +499,6 @@ class DecoderLM(nn.Module):
         return self
 
     def reset_cache(self) -> None:
-        for layer in self.layers:
-            layer.attn.k_cache.zero_()
-            layer.attn.v_cache.zero_()
+        for name, buffer in self.named_buffers():
+            if "_cache" in name:
+                buffer.zero_()

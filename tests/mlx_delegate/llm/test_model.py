@@ -58,3 +58,47 @@ def test_unknown_family_is_refused(tmp_path):
     BertConfig(vocab_size=64, hidden_size=32, num_hidden_layers=1).save_pretrained(tmp_path)
     with pytest.raises(UnsupportedCheckpoint, match="model_type 'bert' is not supported"):
         checkpoint.load(tmp_path, max_seq_len=16)
+
+
+@pytest.mark.parametrize("bits", [8, 4])
+def test_quantized_cache_rows_give_back_their_values_to_half_a_step(bits):
+    from mlx_delegate.llm.model import dequantize_rows, quantize_rows
+
+    x = torch.randn(1, 2, 5, 80, generator=torch.Generator().manual_seed(0))  # groups of 16
+    x[0, 0, 0, :16] = 0.25  # a flat group: scale 1, every code 0
+    codes, scales, biases = quantize_rows(x, bits)
+    assert codes.dtype == torch.uint8 and codes.shape == (1, 2, 5, 80 * bits // 8)
+    assert scales.shape == biases.shape == (1, 2, 5, 5)
+    back = dequantize_rows(codes, scales, biases, bits, torch.float32)
+    step = scales.repeat_interleave(16, dim=-1)
+    assert ((back - x).abs() <= step / 2 + 1e-6).all()
+    assert torch.equal(back[0, 0, 0, :16], x[0, 0, 0, :16])
+
+
+@pytest.mark.parametrize("fmt", ["int8", "int4"])
+def test_a_quantized_kv_cache_generates_the_eager_modules_tokens(tmp_path, fmt):
+    """--kv-cache: the delegate quantizes each step's keys and values into its
+    uint8 buffers (a cast to uint8 per layer for each of the two, more to pack
+    4-bit codes) and attends
+    to them dequantized; the tokens are those of the same module run eagerly."""
+    from mlx_delegate.inspect import main_instructions
+    from mlx_delegate.llm.export import export_program
+    from mlx_delegate.llm.generate import Program, generate_ids
+    from mlx_delegate.llm.model import quantize_kv_cache
+
+    tiny.write_checkpoint(tmp_path, "llama", seed=3, num_hidden_layers=1)
+    pte = tmp_path / f"{fmt}.pte"
+    result = export_program(tmp_path, pte, max_seq_len=64, kv_cache=fmt)
+    assert result.delegates == 1 and not result.ops_outside, result.report()
+    casts = [i for i in main_instructions(pte.read_bytes()) if i.op == "AsType"]
+    assert sum(i.literals.get("dtype") == "UInt8" for i in casts) >= 2
+    prompt = [5, 17, 42, 7, 99]
+    ours = list(generate_ids(Program(pte, device="cpu"), prompt, 16, stop_at_eos=False))
+    eager = quantize_kv_cache(checkpoint.load(tmp_path, max_seq_len=64), fmt)
+    tokens, pos, expected = prompt, 0, []
+    with torch.no_grad():
+        for _ in range(16):
+            token = int(eager(torch.tensor([tokens]), torch.tensor([pos])).argmax())
+            expected.append(token)
+            pos, tokens = pos + len(tokens), [token]
+    assert ours == expected
