@@ -13,6 +13,7 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
 from executorch.exir.backend.utils import tag_constant_data, tag_mutated_buffer
 from torch.export import ExportedProgram
+from torch.export.graph_signature import OutputKind
 from torch.fx import Node
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
@@ -21,6 +22,7 @@ from ._logging import debug, debug_enabled
 from .builder import ProgramBuilder, target_key
 from .ops import default_registry
 from .passes import rewrite_non_core_ops
+from .shared_state import SharedState
 from .preprocess import BACKEND_ID, COMPILE_SPEC
 
 # The device strings the delegate parses (runtime_cpp/src/host/parsing.cpp):
@@ -36,6 +38,7 @@ class MLXPartitioner(Partitioner):
         *,
         device: Optional[str] = None,
         compile: Optional[bool] = None,
+        shared_state: Optional[SharedState] = None,
     ):
         """`device`: where the program runs ("cpu", "gpu:0"; the best backend
         when unset), or for a model split with `parallel.split_mlps`, its
@@ -54,6 +57,8 @@ class MLXPartitioner(Partitioner):
             specs.append(CompileSpec("device", device.encode()))
         if compile is not None:
             specs.append(CompileSpec(COMPILE_SPEC, b"1" if compile else b"0"))
+        if shared_state is not None:
+            specs.append(shared_state.compile_spec())
         super().__init__()
         self.delegation_spec = DelegationSpec(BACKEND_ID, specs)
 
@@ -102,8 +107,37 @@ class MLXPartitioner(Partitioner):
             tags[tag] = self.delegation_spec
         tag_constant_data(exported_program)
         tag_mutated_buffer(exported_program)  # the delegate owns buffers it writes in place
+        _tag_written_only_buffers(exported_program)
         debug("%d partition(s)", len(tags))
         return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)
+
+
+def _tag_written_only_buffers(program: ExportedProgram) -> None:
+    """A buffer the program writes whole and never reads (Whisper's encoder
+    writes the cross-attention state its decoder reads: shared_state.py) has
+    no user for `tag_mutated_buffer` to follow: it goes with the partition
+    that computes its new value, which then writes it in place."""
+    signature = program.graph_signature
+    placeholders = {n.name: n for n in program.graph_module.graph.nodes if n.op == "placeholder"}
+    by_buffer = {b: placeholders.get(i) for i, b in signature.inputs_to_buffers.items()}
+    output = program.graph_module.graph.output_node()
+    for value, spec in zip(output.args[0], signature.output_specs):
+        if spec.kind != OutputKind.BUFFER_MUTATION:
+            continue
+        buffer = by_buffer.get(spec.target)
+        source = _unwrapped(value)
+        tag = source.meta.get("delegation_tag") if isinstance(source, Node) else None
+        if buffer is not None and tag and "delegation_tag" not in buffer.meta:
+            buffer.meta["delegation_tag"] = tag
+
+
+def _unwrapped(value):
+    """The node a delegate output comes out of (through getitem)."""
+    import operator
+
+    if isinstance(value, Node) and value.target is operator.getitem:
+        return value.args[0]
+    return value
 
 
 def supported_nodes(program: ExportedProgram) -> set[str]:

@@ -17,6 +17,7 @@ from .ops import default_registry
 from .passes.lowered import DEFAULT_PASSES
 from .passes.reinplace import reinplace
 from .serialization import BACKEND_ID, serialize
+from .shared_state import SharedState
 
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
 COMPILE_SPEC = "compile"  # b"0": the runtime interprets the program instead of compiling it
@@ -30,7 +31,10 @@ class MLXDelegateBackend(BackendDetails):
     ) -> PreprocessResult:
         reinplace(edge_program, default_registry())
         built = ProgramBuilder(
-            edge_program, default_registry(), graph_passes=DEFAULT_PASSES
+            edge_program,
+            default_registry(),
+            graph_passes=DEFAULT_PASSES,
+            shared_state=SharedState.from_compile_specs(compile_specs),
         ).build()
         built.graph.compile_chains = _compile_chains(compile_specs)
         _check_device_group(built.graph, compile_specs)

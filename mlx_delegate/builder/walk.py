@@ -14,6 +14,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.fx import Node
 
 from .._logging import debug
+from ..shared_state import SharedState
 from ..ir import schema as ir
 from ..parallel import device_of
 from .emitter import Emitter, LoweredProgram
@@ -42,8 +43,12 @@ class ProgramBuilder:
         *,
         dry_run: bool = False,
         graph_passes: tuple = (),
+        shared_state: Optional[SharedState] = None,
     ):
+        """`shared_state`: buffers shared with the program's other methods
+        (`mlx_delegate/shared_state.py`)."""
         self.program = program
+        self.shared_state = shared_state
         self.registry = registry
         self.dry_run = dry_run
         self.graph_passes = graph_passes  # each: pass(LoweredProgram) -> None, in place
@@ -117,6 +122,9 @@ class ProgramBuilder:
             e.lowered.inputs.append(slot)
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
             tensor = constant_value(self.program, spec)  # a meta tensor in a streamed export
+            if self._is_shared(spec):
+                self._shared_buffer(node, spec.target, tensor)
+                return
             mutable = spec.kind == InputKind.BUFFER and spec.target in mutated_buffers(self.program)
             if not mutable and tensor.dtype not in IR_DTYPES:
                 # Only read at compile time, by the handlers that can (a float8 weight)
@@ -134,6 +142,20 @@ class ProgramBuilder:
         else:
             raise Unsupported(f"input kind {spec.kind} is not supported")
         e.bind(node, slot)
+
+    def _is_shared(self, spec) -> bool:
+        shared = self.shared_state
+        return (
+            shared is not None and spec.kind == InputKind.BUFFER and spec.target in shared.buffers
+        )
+
+    def _shared_buffer(self, node: Node, target: str, tensor: torch.Tensor) -> None:
+        """A buffer the program's methods share: a mutable buffer bound by its
+        shared name, written or only read here, never stored (it starts as zeros)."""
+        slot = self.emitter.new_tensor(SlotKind.MUTABLE_BUFFER, tensor.dtype, tuple(tensor.shape))
+        slot.name = self.shared_state.name(target)
+        self._buffers[target] = slot
+        self.emitter.bind(node, slot)
 
     def _starts_as_zeros(self, target: str, tensor: torch.Tensor) -> bool:
         return not self.emitter.real(target, tensor).any()

@@ -6,6 +6,9 @@
 // and routed by range: constants live in `constants` (set at load, read
 // only), mutable buffers in `mutable_buffers` (persist across executions),
 // inputs, outputs and temps share `tensors` (cleared by every execution).
+// A mutable buffer is a cell of its own, or a cell shared with the programs of
+// the other methods of one ExecuTorch program (share_mutable_buffer): what
+// one method writes there, the next call of another reads.
 // Value slots (Vid) hold runtime scalars (int, float or bool).
 #pragma once
 
@@ -13,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -62,6 +66,9 @@ class ExecutionState {
   // Constants and mutable buffers, set while loading the program.
   void set_constant(Tid t, mlx::core::array a);
   void set_mutable_buffer(Tid t, mlx::core::array a);
+  // The storage of a mutable buffer slot, a cell other programs may hold too.
+  using BufferCell = std::shared_ptr<std::optional<mlx::core::array>>;
+  void share_mutable_buffer(Tid t, BufferCell cell);
 
   // Value slots.
   const Value& value(Vid v) const;
@@ -103,7 +110,7 @@ class ExecutionState {
   uint32_t first_temp_ = 0;
   uint32_t num_tensors_ = 0;
   std::vector<std::optional<mlx::core::array>> constants_;
-  std::vector<std::optional<mlx::core::array>> mutable_buffers_;
+  std::vector<BufferCell> mutable_buffers_;
   std::vector<std::optional<mlx::core::array>> tensors_;  // inputs, outputs, temps
   std::vector<Value> values_;
   ChainRunner chain_runner_;

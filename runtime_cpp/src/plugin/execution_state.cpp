@@ -44,7 +44,10 @@ void ExecutionState::bind(const MLXGraph& p) {
   first_temp_ = first_mutable_ + p.num_mutable_buffer_tensors;
   num_tensors_ = static_cast<uint32_t>(total);
   constants_.assign(num_constants_, std::nullopt);
-  mutable_buffers_.assign(p.num_mutable_buffer_tensors, std::nullopt);
+  mutable_buffers_.clear();
+  for (uint32_t i = 0; i < p.num_mutable_buffer_tensors; ++i) {
+    mutable_buffers_.push_back(std::make_shared<std::optional<mx::array>>());
+  }
   tensors_.assign(num_tensors_ - num_constants_ - p.num_mutable_buffer_tensors, std::nullopt);
   values_.assign(p.num_values, Value{});
 }
@@ -87,7 +90,7 @@ std::optional<mx::array>& ExecutionState::slot_ref(Tid t) {
     case SlotClass::constant:
       return constants_[t.idx];
     case SlotClass::mutable_buffer:
-      return mutable_buffers_[t.idx - first_mutable_];
+      return *mutable_buffers_[t.idx - first_mutable_];
     case SlotClass::temp:
       return tensors_[t.idx - num_constants_ - (first_temp_ - first_mutable_)];
     default:
@@ -132,7 +135,14 @@ void ExecutionState::set_mutable_buffer(Tid t, mx::array a) {
   if (slot_class(t) != SlotClass::mutable_buffer) {
     throw LoadError(describe(t) + " is not a mutable buffer slot");
   }
-  mutable_buffers_[t.idx - first_mutable_] = std::move(a);
+  *mutable_buffers_[t.idx - first_mutable_] = std::move(a);
+}
+
+void ExecutionState::share_mutable_buffer(Tid t, BufferCell cell) {
+  if (slot_class(t) != SlotClass::mutable_buffer) {
+    throw LoadError(describe(t) + " is not a mutable buffer slot");
+  }
+  mutable_buffers_[t.idx - first_mutable_] = std::move(cell);
 }
 
 void ExecutionState::check_vid(Vid v) const {

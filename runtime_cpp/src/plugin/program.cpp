@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 #include <variant>
 
@@ -114,6 +115,47 @@ std::vector<int> device_group(const std::vector<int>& given, size_t used, Device
   }
   throw LoadError("the program is split over " + std::to_string(used) +
                   " device(s), and the device group given has " + std::to_string(given.size()));
+}
+
+// State the methods of one ExecuTorch program share: a mutable buffer whose
+// name starts with kSharedStatePrefix is one cell for every program loaded
+// with that name (in this plugin), so what one method writes (Whisper's
+// encoder: the cross-attention keys and values) the next call of another
+// method reads (the decoder), on the device, with no copy through ExecuTorch.
+// ExecuTorch gives a delegate no handle on the program it belongs to, so the
+// export makes the names unique to itself (mlx_delegate/shared_state.py); two
+// loads of one file in one process share the state too. The cell lives while
+// a program holds it. Methods sharing state must not run at the same time.
+constexpr std::string_view kSharedStatePrefix = "mlxd.shared/";
+
+struct SharedStateEntry {
+  std::weak_ptr<std::optional<mx::array>> cell;
+  mx::Device device;
+};
+
+ExecutionState::BufferCell shared_state_cell(const std::string& name, const mx::Shape& shape,
+                                             mx::Dtype dtype, mx::Device device) {
+  static std::mutex mu;
+  static std::map<std::string, SharedStateEntry> registry;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = registry.find(name);
+  if (it != registry.end()) {
+    if (auto cell = it->second.cell.lock()) {
+      const mx::array& held = cell->value();
+      if (held.shape() != shape || held.dtype() != dtype || !(it->second.device == device)) {
+        throw LoadError("shared state '" + name +
+                        "' is held by another method with another shape, dtype or device");
+      }
+      return cell;
+    }
+  }
+  auto cell = std::make_shared<std::optional<mx::array>>(mx::zeros(shape, dtype, device));
+  registry.insert_or_assign(name, SharedStateEntry{cell, device});
+  return cell;
+}
+
+bool is_shared_state(const std::string& name) {
+  return name.compare(0, kSharedStatePrefix.size(), kSharedStatePrefix) == 0;
 }
 
 class MlxProgram final : public ProgramHandle {
@@ -254,6 +296,11 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
     mx::Shape shape = static_shape(meta, what);
     mx::Dtype dtype = to_mlx(static_cast<DType>(meta.dtype));
     size_t need = numel(shape) * dtype.size();
+    if (c == SlotClass::mutable_buffer && is_shared_state(n.name)) {
+      state_.share_mutable_buffer(n.slot, shared_state_cell(n.name, shape, dtype, device_));
+      named[n.slot.idx] = true;
+      continue;
+    }
     ConstantBuffer buf;
     bool found = constants ? constants(n.name, buf) : false;
     if (!found) {
