@@ -1,10 +1,12 @@
 """LLM generation speed: prefill and decode tokens/s of a ~100M-parameter
 llama-like model, ours against peers measured in the same run.
 
-On the CPU (this machine), for fp32, bf16, int8 and int4:
-    .venv/bin/python bench/llm.py [--size 100m|tiny] [--dtypes fp32,bf16,int8,int4]
+On the CPU (this machine), for fp32, bf16 and any `llm export --quantize` format:
+    .venv/bin/python bench/llm.py [--size 100m|tiny] [--dtypes fp32,bf16,int8,int4,...]
 - ours: `python -m mlx_delegate.llm export` flow, run through executorch.runtime
-  on the best CPU plugin (weight-only int8/int4: torchao IntxWeightOnlyConfig);
+  on the best CPU plugin (quantized: fp32 activations, `mlx_delegate.llm.quantize`),
+  with its size and the largest difference of its logits from eager's (the
+  same module lowered whole, the prompt's last logits);
 - xnnpack: the same module exported with XnnpackPartitioner (greedy argmax in
   the program: ExecuTorch's Python runtime has no portable sort kernel for the
   sampler); int8/int4 rows with the quantization ExecuTorch's own llama export
@@ -39,6 +41,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 import torch
 
@@ -47,6 +50,7 @@ sys.path.insert(0, str(REPO))
 
 from mlx_delegate.llm.config import DecoderConfig  # noqa: E402  (torch only)
 from mlx_delegate.llm.model import DecoderLM  # noqa: E402
+from mlx_delegate.llm.quantize import FLOAT_GROUPS, FORMATS  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 
@@ -58,6 +62,7 @@ class Row:
     prefill: float  # tokens/s
     decode: float  # tokens/s
     note: str = ""
+    logit_difference: Optional[float] = None  # ours: the largest, from eager, on the prompt
 
 
 # ---- the model -------------------------------------------------------------------
@@ -182,6 +187,31 @@ def xnnpack_step(model, quantize, group, max_seq_len: int, path: Path):
     return step
 
 
+def logit_difference(model, prompt: list[int], quantize: Optional[str]) -> float:
+    """The largest difference between the prompt's last logits from `model`
+    (torchao-quantized as ours, run eagerly) and from the same module lowered
+    to our delegate whole (the logits, no sampler) and run on the CPU plugin."""
+    from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
+    from executorch.runtime import Runtime
+
+    from mlx_delegate.partitioner import MLXPartitioner
+
+    inputs = (torch.tensor([prompt]), torch.tensor([0]))
+    with torch.no_grad():
+        model.reset_cache()
+        expected = model(*inputs)
+        model.reset_cache()  # the program starts from the cache the module holds
+        exported = torch.export.export(model, inputs)
+    edge = to_edge_transform_and_lower(
+        exported,
+        partitioner=[MLXPartitioner(device="cpu")],
+        compile_config=EdgeCompileConfig(_check_ir_validity=quantize not in FLOAT_GROUPS),
+    )
+    program = Runtime.get().load_program(edge.to_executorch().buffer)
+    (got,) = program.load_method("forward").execute(list(inputs))
+    return float((got - expected).abs().max())
+
+
 def eager_step(model, device="cpu"):
     model = model.to(device)
 
@@ -217,7 +247,7 @@ def run_cpu(args) -> list[Row]:
     checkpoint_dir = write_checkpoint(args.work, args.size, tiled=False)
     rows, traffic = [], []
     for dtype in args.dtypes:
-        quantize = dtype if dtype.startswith("int") else None
+        quantize = dtype if dtype in FORMATS else None
         base = "fp32" if quantize else dtype
         model = load_module(checkpoint_dir, args.max_seq_len, base)
         vocab = model.c.vocab_size
@@ -230,10 +260,13 @@ def run_cpu(args) -> list[Row]:
                 group_size=args.group_size, max_seq_len=args.max_seq_len,
             )  # fmt: skip
             step = ours_step(pte)
-            rows.append(measure("ours", dtype, step, prompt, args.new_tokens, f"{result.size / 2**20:.1f} MiB .pte"))  # fmt: skip
+            size = f"{(result.size + result.data_size) / 2**20:.1f} MiB .pte+.ptd"
+            rows.append(measure("ours", dtype, step, prompt, args.new_tokens, size))
+            eager = load_module(checkpoint_dir, args.max_seq_len, base, quantize, args.group_size)
+            rows[-1].logit_difference = logit_difference(eager, prompt, quantize)
             written, whole = cache_traffic(model.c, args.max_seq_len, base)
             traffic.append((dtype, written, whole, decode_peak_growth(step, prompt)))
-        if "xnnpack" in args.systems:
+        if "xnnpack" in args.systems and quantize in (None, "int4", "int8"):
             pte = args.work / f"xnnpack-{args.size}-{dtype}.pte"
             fresh = load_module(checkpoint_dir, args.max_seq_len, base)
             step = xnnpack_step(fresh, quantize, args.group_size, args.max_seq_len, pte)
@@ -269,12 +302,13 @@ def prepare_gpu(args) -> None:
     _gzip(args.work / "weights.safetensors", out / "weights.safetensors.gz")
     for dtype in args.dtypes:
         pte = args.work / f"gpu-{dtype}.pte"
-        quantize = dtype if dtype.startswith("int") else None
+        quantize = dtype if dtype in FORMATS else None
         export_program(
             checkpoint_dir, pte, dtype="fp32" if quantize else dtype, quantize=quantize,
             group_size=args.group_size, max_seq_len=args.max_seq_len,
         )  # fmt: skip
         _gzip(pte, out / f"{dtype}.pte.gz")
+        _gzip(pte.with_suffix(".ptd"), out / f"{dtype}.ptd.gz")
     _prepare_token_check(args, out)
     for f in sorted(out.iterdir()):
         print(f"{f}: {f.stat().st_size / 2**20:.2f} MiB")
@@ -324,6 +358,7 @@ def run_gpu(args) -> list[Row]:
     for dtype in args.dtypes:
         pte_gz = directory / f"{dtype}.pte.gz"
         if pte_gz.is_file():
+            _gunzip(directory / f"{dtype}.ptd.gz", scratch / f"{dtype}.ptd")
             rows.append(
                 _mlxd_generate(args, _gunzip(pte_gz, scratch / f"{dtype}.pte"), dtype, prompt)
             )
@@ -387,12 +422,15 @@ def _mlx_loop(args, bundle: Path, dtype: str) -> Row:
 
 def print_table(rows: list[Row], peer: str, title: str) -> None:
     print(f"\n{title}: prompt {ARGS.prompt_len} tokens, {ARGS.new_tokens} new tokens (greedy)\n")
-    print(f"| system | dtype | prefill tok/s | decode tok/s | decode vs {peer} | note |")
-    print("|---|---|---|---|---|---|")
+    print(f"| system | dtype | prefill tok/s | decode tok/s | decode vs {peer} | max logit diff "
+          "from eager | note |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     reference = {r.dtype: r.decode for r in rows if r.system == peer}
     for r in rows:
         ratio = f"{r.decode / reference[r.dtype]:.2f}x" if r.dtype in reference else "-"
-        print(f"| {r.system} | {r.dtype} | {r.prefill:.1f} | {r.decode:.2f} | {ratio} | {r.note} |")
+        diff = "-" if r.logit_difference is None else f"{r.logit_difference:.1e}"
+        print(f"| {r.system} | {r.dtype} | {r.prefill:.1f} | {r.decode:.2f} | {ratio} | {diff} "
+              f"| {r.note} |")  # fmt: skip
 
 
 def print_traffic(traffic) -> None:

@@ -18,8 +18,13 @@ reaches: (bytes of weights read per token + the KV cache read at the mean
 decode position) x decode tokens/s / bandwidth.
 
 Each system runs in its own process: greedy, a --prompt-len prompt, --new-tokens
-new tokens, no stop at EOS, after one untimed warm-up generation. mlx-lm's int8
-and int4 rows quantize its bf16 model with its own nn.quantize at our group size.
+new tokens, no stop at EOS, after one untimed warm-up generation. A row's label
+(--dtypes) is `WEIGHTS[+kvBITS]`: bf16 or an `llm export --quantize` format
+(int2..int8, nvfp4, mxfp8), and a KV cache of 8 or 4 bits (`--kv-cache`).
+mlx-lm's rows quantize its bf16 model with its own nn.quantize (our group size,
+or the float format's own), and its KV cache with generate_step's kv_bits (groups
+of 64, from the first token). The tables after it: how many of our greedy tokens
+equal our bf16 row's, from the first, and the KV cache's size at 8192 tokens.
 """
 
 from __future__ import annotations
@@ -70,19 +75,27 @@ def prepare(args) -> None:
     for f in checkpoint.iterdir():
         _pack(f, bundle / (f.name + ".gz"))
     for dtype in args.dtypes:
-        quantize = dtype if dtype.startswith("int") else None
+        weights, kv = parse_variant(dtype)
         # Exported every time: the program is what is measured, and one kept from
         # an earlier run would not show what the code does now.
         pte = work / f"{args.shape}-{args.layers or 'all'}-{dtype}.pte"
         result = export_program(
-            checkpoint, pte, dtype="bf16", quantize=quantize, group_size=args.group_size,
-            max_seq_len=args.max_seq_len,
+            checkpoint, pte, dtype="bf16", quantize=None if weights == "bf16" else weights,
+            group_size=args.group_size, max_seq_len=args.max_seq_len,
+            kv_cache=kv and f"int{kv}",
         )  # fmt: skip
         print(result.report(), flush=True)
         _pack(pte, out / f"{dtype}.pte.gz")
         _pack(pte.with_suffix(".ptd"), out / f"{dtype}.ptd.gz")
     for f in sorted(out.rglob("*.gz")):
         print(f"{f}: {f.stat().st_size / 2**20:.2f} MiB")
+
+
+def parse_variant(label: str) -> tuple[str, int]:
+    """A row's label, `WEIGHTS[+kvBITS]`: "bf16" or an `llm export --quantize`
+    format, and the KV cache's bits (0: bf16)."""
+    weights, _, kv = label.partition("+kv")
+    return weights, int(kv or 0)
 
 
 CHUNK = 1 << 16
@@ -169,6 +182,8 @@ def run(args) -> None:
         if dtype == "bf16":
             rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
     _table(rows, config, args)
+    _agreement(rows)
+    _cache_at(config, args.dtypes, CACHE_REPORT_POSITIONS)
     if args.split:
         split(args, directory, work, checkpoint, prompt)
 
@@ -272,14 +287,43 @@ def _child_numbers(stdout: str) -> dict:
 
 
 def _mlxd_generate_numbers(stdout: str) -> dict:
-    """mlxd-generate's report, in the children's units."""
+    """mlxd-generate's report, in the children's units, and its token ids."""
     get = lambda pattern: float(re.search(pattern, stdout).group(1))  # noqa: E731
     return {
         "load": get(r"load: ([\d.]+) ms") / 1e3,
         "ttft": get(r"time to first token: ([\d.]+) ms") / 1e3,
         "prefill": get(r"prefill: \d+ tokens, ([\d.]+)"),
         "decode": get(r"decode: \d+ tokens, ([\d.]+)"),
+        "ids": re.search(r"^ids:(.*)$", stdout, re.M).group(1).split(),
     }
+
+
+CACHE_REPORT_POSITIONS = 8192
+
+
+def _cache_at(config: dict, labels: list[str], positions: int) -> None:
+    """The KV cache's bytes at `positions` for each cache format the rows use
+    (the delegate allocates its buffers whole: these are its sizes)."""
+    formats = sorted({parse_variant(label)[1] for label in labels})
+    if formats == [0]:
+        return
+    full = cache_bytes(config, 0, positions)
+    print(f"\n| KV cache at {positions} tokens | MB | saved |\n|---|---|---|")
+    for bits in formats:
+        size = cache_bytes(config, bits, positions)
+        print(f"| {f'int{bits}' if bits else 'bf16'} | {size / 1e6:.1f} | {1 - size / full:.0%} |")
+
+
+def _agreement(rows: list[dict]) -> None:
+    """How many of each of our rows' greedy tokens equal the bf16 row's, from
+    the first: what a quantized cache (or weights) changes in what is said."""
+    ours = {r["dtype"]: r["ids"] for r in rows if r["system"] == "ours" and "ids" in r}
+    if "bf16" not in ours or len(ours) < 2:
+        return
+    print("\n| ours | tokens equal to bf16's, from the first |\n|---|---|")
+    for dtype, ids in ours.items():
+        same = next((i for i, (a, b) in enumerate(zip(ids, ours["bf16"])) if a != b), len(ids))
+        print(f"| {dtype} | {same} of {len(ids)} |")
 
 
 def _ours(args, pte: Path, prompt: list[int]) -> list[str]:
@@ -319,6 +363,13 @@ def _mlx_lm_config(checkpoint: Path) -> dict:
     return renamed
 
 
+# mlx-lm's quantization of our float formats (MLX's modes, their own group sizes)
+MLX_QUANTIZATION = {
+    "nvfp4": {"mode": "nvfp4", "group_size": 16, "bits": 4},
+    "mxfp8": {"mode": "mxfp8", "group_size": 32, "bits": 8},
+}
+
+
 def _mlx_lm_model(args):
     """mlx-lm's model of the child's checkpoint, quantized as the child's dtype
     says and loaded on the device, and the benchmark's prompt."""
@@ -328,8 +379,14 @@ def _mlx_lm_model(args):
 
     checkpoint = Path(args.child_checkpoint)
     model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
-    if args.child_dtype.startswith("int"):
-        nn.quantize(model, group_size=args.group_size, bits=int(args.child_dtype[3:]))
+    weights, _ = parse_variant(args.child_dtype)
+    if weights != "bf16":
+        nn.quantize(
+            model,
+            **MLX_QUANTIZATION.get(
+                weights, {"group_size": args.group_size, "bits": int(weights[3:])}
+            ),
+        )
     mx.eval(model.parameters())
     prompt = mx.array([(7 * i + 3) % model.args.vocab_size for i in range(args.prompt_len)])
     return model, prompt
@@ -343,8 +400,11 @@ def child_mlx_lm(args) -> None:
     model, prompt = _mlx_lm_model(args)
     load = time.perf_counter() - start
 
+    _, kv_bits = parse_variant(args.child_dtype)
+    cache = {"kv_bits": kv_bits, "kv_group_size": 64, "quantized_kv_start": 0} if kv_bits else {}
+
     def generation():
-        steps = generate_step(prompt, model, max_tokens=args.new_tokens)
+        steps = generate_step(prompt, model, max_tokens=args.new_tokens, **cache)
         times = []
         start = time.perf_counter()
         for _ in steps:  # each step yields a token it has evaluated
@@ -398,7 +458,9 @@ def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> fl
     """Weights read by one decode step (every matrix but the embedding, which
     gives one row; a tied LM head is that matrix, read whole) plus the KV cache
     read up to `position`. Quantized: 4 or 8 bits a weight plus a bfloat16
-    scale and bias per group (ours and mlx-lm's alike)."""
+    scale and bias per group (ours and mlx-lm's alike); nvfp4 and mxfp8: their
+    values and a byte of scale per 16 or 32. The cache: bf16, or codes and a
+    bf16 scale and bias per 64 values."""
     hidden, layers = config["hidden_size"], config["num_hidden_layers"]
     heads, kv = config["num_attention_heads"], config["num_key_value_heads"]
     head_dim = config.get("head_dim") or hidden // heads
@@ -411,9 +473,21 @@ def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> fl
         + router
     )
     matrices = layers * per_layer + config["vocab_size"] * hidden  # the LM head
-    width = {"bf16": 2.0, "int8": 1 + 4 / group, "int4": 0.5 + 4 / group}[dtype]
-    cache = 2 * layers * kv * head_dim * position * 2  # bf16 K and V
-    return matrices * width + cache
+    weights, kv_bits = parse_variant(dtype)
+    floats = {"bf16": 2.0, "nvfp4": 0.5 + 1 / 16, "mxfp8": 1 + 1 / 32}
+    bits = int(weights[3:]) if weights.startswith("int") else 0
+    width = floats.get(weights) or (8 if bits == 7 else bits) / 8 + 4 / group  # 7 bits in 8
+    return matrices * width + cache_bytes(config, kv_bits, position)
+
+
+def cache_bytes(config: dict, kv_bits: int, positions: float) -> float:
+    """Bytes of the K and V cache over `positions`: bf16, or `kv_bits` codes and
+    a bf16 scale and bias per 64 values."""
+    heads = config["num_attention_heads"]
+    head_dim = config.get("head_dim") or config["hidden_size"] // heads
+    width = kv_bits / 8 + 4 / 64 if kv_bits else 2.0
+    values = 2 * config["num_hidden_layers"] * config["num_key_value_heads"] * head_dim
+    return values * positions * width
 
 
 def _table(rows: list[dict], config: dict, args) -> None:
