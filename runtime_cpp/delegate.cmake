@@ -92,3 +92,15 @@ target_link_libraries(mlxd-generate PRIVATE mlxd_runner_common)
 set_target_properties(mlxd-generate PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
   BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "${_mlxd_run_rpath}")
+
+# --- mlxd-transcribe --------------------------------------------------------
+# Whisper token ids from a .pte of `python -m mlx_delegate.asr export` and
+# log-mel features in a tensor file; the whole program runs in the delegate.
+add_executable(mlxd-transcribe src/runner/mlxd_transcribe.cpp src/runner/tensor_bin.cpp)
+target_include_directories(mlxd-transcribe PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate ${CMAKE_CURRENT_SOURCE_DIR}/src/runner)
+target_compile_options(mlxd-transcribe PRIVATE ${MLXD_WARNINGS})
+target_link_libraries(mlxd-transcribe PRIVATE mlxd_runner_common)
+set_target_properties(mlxd-transcribe PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
+  BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "${_mlxd_run_rpath}")

@@ -41,7 +41,7 @@ if(TARGET mlx_delegate)
   set(MLXD_EXPORT_DELEGATE ON)
   install(TARGETS mlx_delegate EXPORT mlx_delegate_targets
     LIBRARY DESTINATION "${MLXD_INSTALL_LIBDIR}" COMPONENT runtime)
-  install(TARGETS mlxd-run mlxd-generate
+  install(TARGETS mlxd-run mlxd-generate mlxd-transcribe
     RUNTIME DESTINATION "${MLXD_INSTALL_BINDIR}" COMPONENT runtime)
 endif()
 if(TARGET mlx_delegate_static)

@@ -1,0 +1,136 @@
+"""Greedy token ids of our Whisper export equal transformers'
+`WhisperForConditionalGeneration.generate` (forced English and transcribe, no
+timestamps, fp32) on the real feature extractor's features: through
+`python -m mlx_delegate.asr transcribe` and through the C++ runner
+mlxd-transcribe. Audio over 30 s goes in windows, each equal to transformers
+on that window alone."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from mlx_delegate.asr import audio
+from mlx_delegate.asr.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[3]
+NEW_TOKENS = 24
+
+
+def write_wav16(path: Path, samples: np.ndarray, rate: int = 16000) -> np.ndarray:
+    """Writes 16-bit mono PCM; returns the samples as a reader gets them back."""
+    ints = np.clip(np.round(samples * 32767), -32768, 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(rate)
+        w.writeframes(ints.tobytes())
+    return ints.astype(np.float32) / 32768
+
+
+def sound(seconds: float, seed: int) -> np.ndarray:
+    """Tones that change every half second over noise, at 16 kHz."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * 16000)) / 16000
+    pitch = rng.uniform(100, 2000, size=int(seconds * 2) + 1)[(t * 2).astype(int)]
+    return (0.3 * np.sin(2 * np.pi * pitch * t) + 0.05 * rng.standard_normal(t.size)).astype(
+        np.float32
+    )
+
+
+def transformers_ids(directory: Path, samples: np.ndarray) -> list[int]:
+    """transformers' greedy ids for up to 30 s of 16 kHz samples, the end of
+    text left out."""
+    from transformers import WhisperFeatureExtractor, WhisperForConditionalGeneration
+
+    extractor = WhisperFeatureExtractor.from_pretrained(directory)
+    model = WhisperForConditionalGeneration.from_pretrained(directory).eval()
+    features = extractor(samples, sampling_rate=16000, return_tensors="pt").input_features
+    with torch.no_grad():
+        out = model.generate(features, language="en", task="transcribe",
+                             return_timestamps=False, max_new_tokens=NEW_TOKENS)[0].tolist()  # fmt: skip
+    g = model.generation_config
+    prompt = [g.decoder_start_token_id, g.lang_to_id["<|en|>"], g.task_to_id["transcribe"],
+              g.no_timestamps_token_id]  # fmt: skip
+    if out[: len(prompt)] == prompt:
+        out = out[len(prompt) :]
+    eos = g.eos_token_id
+    return out[: out.index(eos)] if eos in out else out
+
+
+def cli_ids(capsys, pte: Path, wav: Path) -> tuple[list[int], str]:
+    code = main(["transcribe", str(pte), str(wav), "--language", "en", "--ids",
+                 "--max-new-tokens", str(NEW_TOKENS), "--device", "cpu"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    line = next(line for line in out.splitlines() if line.startswith("ids:"))
+    return [int(i) for i in line.split()[1:]], out
+
+
+def test_cli_ids_equal_transformers(whisper, tmp_path, capsys):
+    directory, pte = whisper
+    samples = write_wav16(tmp_path / "a.wav", sound(7, seed=0))
+    ours, out = cli_ids(capsys, pte, tmp_path / "a.wav")
+    theirs = transformers_ids(directory, samples)
+    assert len(theirs) >= 8, "the random model should say something"
+    assert ours == theirs
+    assert "real-time factor:" in out
+
+
+def test_long_audio_goes_in_windows(whisper, tmp_path, capsys):
+    """40 s: two windows, each decoded after its own encode (the decoder reads
+    the cross-attention state of the window just encoded)."""
+    directory, pte = whisper
+    samples = write_wav16(tmp_path / "long.wav", sound(40, seed=5))
+    ours, _ = cli_ids(capsys, pte, tmp_path / "long.wav")
+    first = transformers_ids(directory, samples[: audio.WINDOW_SAMPLES])
+    second = transformers_ids(directory, samples[audio.WINDOW_SAMPLES :])
+    assert first != second
+    assert ours == first + second
+
+
+def test_mlxd_transcribe_equals_transformers(whisper, tmp_path):
+    """The C++ runner (no Python in its process), from log-mel features and
+    prompt ids, gives transformers' ids."""
+    from mlx_delegate.tensor_bin import write_tensors
+
+    build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
+    exe = build / "mlxd-transcribe"
+    assert exe.is_file(), f"{exe} was not built (make runtime)"
+    directory, pte = whisper
+    samples = write_wav16(tmp_path / "b.wav", sound(9, seed=2))
+    features = tmp_path / "features.bin"
+    write_tensors(features, [torch.from_numpy(audio.log_mel(samples, 80)[None])])
+    from transformers import GenerationConfig
+
+    g = GenerationConfig.from_pretrained(directory)
+    prompt = [g.decoder_start_token_id, g.lang_to_id["<|en|>"], g.task_to_id["transcribe"],
+              g.no_timestamps_token_id]  # fmt: skip
+    done = subprocess.run(
+        [str(exe), str(pte), "--features", str(features), "--device", "cpu",
+         "--prompt-ids", " ".join(map(str, prompt)), "--max-new-tokens", str(NEW_TOKENS),
+         "--audio-seconds", "9"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("ids:"))
+    assert [int(i) for i in line.split()[1:]] == transformers_ids(directory, samples)
+    assert "real-time factor:" in done.stdout
+
+
+def test_mlxd_transcribe_refuses_features_of_another_shape(whisper, tmp_path):
+    from mlx_delegate.tensor_bin import write_tensors
+
+    exe = (
+        Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime")) / "mlxd-transcribe"
+    )
+    features = tmp_path / "f.bin"
+    write_tensors(features, [torch.zeros(128, 3000)])
+    done = subprocess.run([str(exe), str(whisper[1]), "--features", str(features),
+                           "--prompt-ids", "1 2"], capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 1
+    assert "expected float32 (windows, 80, 3000)" in done.stderr
