@@ -20,7 +20,7 @@ decode position) x decode tokens/s / bandwidth.
 Each system runs in its own process: greedy, a --prompt-len prompt, --new-tokens
 new tokens, no stop at EOS, after one untimed warm-up generation. A row's label
 (--dtypes) is `WEIGHTS[+kvBITS]`: bf16 or an `llm export --quantize` format
-(int2..int8, nvfp4, mxfp8), and a KV cache of 8 or 4 bits (`--kv-cache`).
+(int2..int8, nvfp4, mxfp4, mxfp8), and a KV cache of 8 or 4 bits (`--kv-cache`).
 mlx-lm's rows quantize its bf16 model with its own nn.quantize (our group size,
 or the float format's own), and its KV cache with generate_step's kv_bits (groups
 of 64, from the first token). The tables after it: how many of our greedy tokens
@@ -366,6 +366,7 @@ def _mlx_lm_config(checkpoint: Path) -> dict:
 # mlx-lm's quantization of our float formats (MLX's modes, their own group sizes)
 MLX_QUANTIZATION = {
     "nvfp4": {"mode": "nvfp4", "group_size": 16, "bits": 4},
+    "mxfp4": {"mode": "mxfp4", "group_size": 32, "bits": 4},
     "mxfp8": {"mode": "mxfp8", "group_size": 32, "bits": 8},
 }
 
@@ -474,7 +475,7 @@ def bytes_per_token(config: dict, dtype: str, group: int, position: float) -> fl
     )
     matrices = layers * per_layer + config["vocab_size"] * hidden  # the LM head
     weights, kv_bits = parse_variant(dtype)
-    floats = {"bf16": 2.0, "nvfp4": 0.5 + 1 / 16, "mxfp8": 1 + 1 / 32}
+    floats = {"bf16": 2.0, "nvfp4": 0.5 + 1 / 16, "mxfp4": 0.5 + 1 / 32, "mxfp8": 1 + 1 / 32}
     bits = int(weights[3:]) if weights.startswith("int") else 0
     width = floats.get(weights) or (8 if bits == 7 else bits) / 8 + 4 / group  # 7 bits in 8
     return matrices * width + cache_bytes(config, kv_bits, position)

@@ -1,7 +1,7 @@
 """python -m mlx_delegate.llm export|generate
 
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
-    [--quantize int2..int8|nvfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
+    [--quantize int2..int8|nvfp4|mxfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
     [--max-seq-len N] [--kv-cache int8|int4] [--split-mlps N] -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
         "--quantize",
         choices=FORMATS,
         default=None,
-        help="the linear layers' (and experts') weights: affine integers or nvfp4/mxfp8",
+        help="the linear layers' (and experts') weights: affine integers or nvfp4/mxfp4/mxfp8",
     )
     export.add_argument(
         "--quantize-embedding",

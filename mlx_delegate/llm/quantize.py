@@ -10,6 +10,9 @@ The formats (`--quantize`):
 - `nvfp4`: E2M1 values with an E4M3 scale per 16 and a per-tensor float32
   scale (ExecuTorch's `ExportableNVFP4Tensor`, quantized by torchao's
   `nvfp4_quantize`); MLX's nvfp4 mode.
+- `mxfp4`: E2M1 values with an E8M0 scale per 32 (ours,
+  `mlx_delegate.quantize_mxfp4`: no torchao or ExecuTorch export form makes
+  them; quantized by torchao's `to_mx`); MLX's mxfp4 mode.
 - `mxfp8`: E4M3 values with an E8M0 scale per 32 (ExecuTorch's
   `ExportableMXConfig`); MLX's mxfp8 mode.
 
@@ -31,7 +34,7 @@ from ..ops.quantized import GROUP_SIZES
 
 AFFINE = {f"int{bits}": getattr(torch, f"int{bits}") for bits in range(2, 9)}
 # The float formats' group sizes are fixed by the format.
-FLOAT_GROUPS = {"nvfp4": 16, "mxfp8": 32}
+FLOAT_GROUPS = {"nvfp4": 16, "mxfp4": 32, "mxfp8": 32}
 FORMATS = (*AFFINE, *FLOAT_GROUPS)
 # The modules `Quantization.embedding` covers: the token (and position)
 # embeddings and the LM head (mlx_delegate/llm/model.py's names).
@@ -116,6 +119,13 @@ def _quantize_layer(
 
     if fmt == "nvfp4":
         module.weight = nn.Parameter(_nvfp4(module.weight.detach(), amax), requires_grad=False)
+        return
+    if fmt == "mxfp4":
+        from ..quantize_mxfp4 import Mxfp4Tensor
+
+        module.weight = nn.Parameter(
+            Mxfp4Tensor.from_float(module.weight.detach()), requires_grad=False
+        )
         return
     if fmt == "mxfp8":
         from executorch.extension.llm.export.mx import ExportableMXConfig

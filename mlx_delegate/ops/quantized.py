@@ -27,6 +27,10 @@ stores each mode). Each form is a call that dequantizes constant tensors:
   uint32 of E2M1 nibbles and scale (rows, cols / 16) of E4M3 bytes are MLX's
   nvfp4 layout as they are; weight = q * scale * per_tensor_scale, the last
   multiplied into the result (`tensor_scale`).
+- `mlx_delegate::dequantize_mxfp4(qdata, scale, 32, output_dtype)` (ours,
+  `mlx_delegate/quantize_mxfp4.py`): E2M1 codes two a byte, the first in the
+  low half, and E8M0 scales as uint8: MLX's mxfp4 layout once the bytes are read
+  as uint32 words.
 - `torchao::dequantize_mx(qdata, scale, float8_e4m3fn, 32, output_dtype)`
   (ExecuTorch's `ExportableMXConfig`): float8 values, one a byte, and E8M0
   scales: MLX's mxfp8 layout once the bytes are read as uint8 (four values a
@@ -85,6 +89,7 @@ DEQUANTIZE_AFFINE = "torchao::dequantize_affine"
 DEQUANTIZE_INT4_TENSOR = "torchao::dequantize_int4_tensor"
 DEQUANTIZE_NVFP4 = "torchao::dequantize_nvfp4"
 DEQUANTIZE_MX = "torchao::dequantize_mx"
+DEQUANTIZE_MXFP4 = "mlx_delegate::dequantize_mxfp4"  # ours: mlx_delegate/quantize_mxfp4.py
 GROUP_SIZES = (32, 64, 128)  # MLX's affine group sizes
 # MLX's affine bit widths, less 1 bit: its CPU kernels take it, its CUDA
 # quantized_matmul not ("1-bit quantization is not supported", MLX 0.32.4 on an H100)
@@ -504,6 +509,28 @@ def mx_weight(node: Node) -> FloatWeight:
     )
 
 
+def mxfp4_weight(node: Node) -> FloatWeight:
+    qdata, scale = arg(node, "qdata"), arg(node, "scale")
+    _tensors(qdata, scale)
+    block = int(arg(node, "block_size"))
+    if block != 32:
+        raise Unsupported(f"MX blocks of {block}: MLX's mxfp4 groups 32 values")
+    rows, cols = _float_weight_shape(node, qdata, torch.uint8, 2)
+    _check_scales(scale, torch.uint8, (rows, cols // block))
+    return FloatWeight(
+        node=node,
+        mode=ir.QuantMode.Mxfp4,
+        bits=4,
+        group_size=block,
+        shape=(rows, cols),
+        axis=1,
+        dtype=_output_dtype(node),
+        block=(1, block),
+        qdata=qdata,
+        scale=scale,
+    )
+
+
 def _float_weight_shape(node: Node, qdata: Node, dtype: torch.dtype, per_item: int) -> tuple:
     value = qdata.meta["val"]
     if value.dtype != dtype or value.dim() != 2:
@@ -527,6 +554,7 @@ READERS: dict[str, Callable[[Node], QuantizedWeight]] = {
     DEQUANTIZE_INT4_TENSOR: int4_tensor_weight,
     DEQUANTIZE_NVFP4: nvfp4_weight,
     DEQUANTIZE_MX: mx_weight,
+    DEQUANTIZE_MXFP4: mxfp4_weight,
 }
 
 

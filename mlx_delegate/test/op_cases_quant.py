@@ -9,7 +9,8 @@ torchao's own eager result of the same quantized model:
 - `Int4Tensor` in ExecuTorch's export form (torchao.dequantize_int4_tensor),
   fractional zero points too;
 - NVFP4 and MXFP8 in ExecuTorch's export forms (torchao.dequantize_nvfp4,
-  torchao.dequantize_mx), linear and embedding, with and without NVFP4's
+  torchao.dequantize_mx), and MXFP4 in ours (mlx_delegate.dequantize_mxfp4),
+  linear and embedding, with and without NVFP4's
   per-tensor scale.
 
 Registered by importing this module (the last lines of op_cases.py)."""
@@ -377,6 +378,12 @@ def float_quantized(module: nn.Module, mode: str, dtype=f32, tensor_scale: bool 
     from torchao.quantization import quantize_
 
     module = module.to(dtype).eval()
+    if mode == "mxfp4":  # ours: no torchao config makes it (mlx_delegate/quantize_mxfp4.py)
+        from mlx_delegate.quantize_mxfp4 import Mxfp4Tensor
+
+        weight = Mxfp4Tensor.from_float(module.weight.detach())
+        module.weight = nn.Parameter(weight, requires_grad=False)
+        return module
     if mode == "nvfp4":
         from executorch.extension.llm.export.nvfp4 import ExportableNVFP4Config
 
@@ -405,6 +412,8 @@ class FloatDequantizedTwice(nn.Module):
     def forward(self, x):
         if self.mode == "nvfp4":
             w = torch.ops.torchao.dequantize_nvfp4(self.qdata, self.scale, self.tensor_scale, 16)
+        elif self.mode == "mxfp4":
+            w = torch.ops.mlx_delegate.dequantize_mxfp4(self.qdata, self.scale, 32)
         else:
             w = torch.ops.torchao.dequantize_mx(self.qdata, self.scale, torch.float8_e4m3fn, 32)
         return x @ w.t() + w.sum(1)
@@ -450,3 +459,4 @@ def _float_configs(mode: str) -> list:
 # the product, not into each scale). bfloat16: the output's rounding.
 case("nvfp4", _float_configs("nvfp4"), tolerances=QUANT_TOL)
 case("mxfp8", _float_configs("mxfp8"), tolerances=QUANT_TOL)
+case("mxfp4", _float_configs("mxfp4"), tolerances=QUANT_TOL)
