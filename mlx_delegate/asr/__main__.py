@@ -75,7 +75,8 @@ def _transcribe(args) -> int:
         if streams:
             streams[-1].finish()
             sys.stdout.write(" ")
-        streams.append(TextStream(lambda ids: tokenizer.decode(ids, skip_special_tokens=True)))
+        decode = lambda ids: tokenizer.decode(ids, skip_special_tokens=True)  # noqa: E731
+        streams.append(TextStream(decode, out=sys.stdout))
 
     ids = []
     for token in transcribe_ids(program, samples, prompt, args.max_new_tokens, timings,

@@ -7,6 +7,7 @@ on that window alone."""
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import wave
@@ -42,13 +43,18 @@ def sound(seconds: float, seed: int) -> np.ndarray:
     )
 
 
-def transformers_ids(directory: Path, samples: np.ndarray) -> list[int]:
-    """transformers' greedy ids for up to 30 s of 16 kHz samples, the end of
-    text left out."""
+@functools.lru_cache(maxsize=1)
+def transformers_whisper(directory: Path):
     from transformers import WhisperFeatureExtractor, WhisperForConditionalGeneration
 
     extractor = WhisperFeatureExtractor.from_pretrained(directory)
-    model = WhisperForConditionalGeneration.from_pretrained(directory).eval()
+    return extractor, WhisperForConditionalGeneration.from_pretrained(directory).eval()
+
+
+def transformers_ids(directory: Path, samples: np.ndarray) -> list[int]:
+    """transformers' greedy ids for up to 30 s of 16 kHz samples, the end of
+    text left out."""
+    extractor, model = transformers_whisper(directory)
     features = extractor(samples, sampling_rate=16000, return_tensors="pt").input_features
     with torch.no_grad():
         out = model.generate(features, language="en", task="transcribe",
@@ -65,8 +71,9 @@ def transformers_ids(directory: Path, samples: np.ndarray) -> list[int]:
 def cli_ids(capsys, pte: Path, wav: Path) -> tuple[list[int], str]:
     code = main(["transcribe", str(pte), str(wav), "--language", "en", "--ids",
                  "--max-new-tokens", str(NEW_TOKENS), "--device", "cpu"])  # fmt: skip
-    out = capsys.readouterr().out
-    assert code == 0, out
+    captured = capsys.readouterr()
+    out = captured.out
+    assert code == 0, captured.err
     line = next(line for line in out.splitlines() if line.startswith("ids:"))
     return [int(i) for i in line.split()[1:]], out
 
