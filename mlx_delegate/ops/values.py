@@ -8,6 +8,7 @@ import torch
 from torch.fx import Node
 
 from ..builder import HandlerRegistry, Unsupported
+from ..builder.registry import target_key
 from ..builder.emitter import Emitter
 from ..ir import schema as ir
 from .common import overload as _overload
@@ -24,11 +25,37 @@ def sym_size(b: Emitter, node: Node) -> None:
     b.bind(node, value)
 
 
+# Views that keep a one-element tensor's one element (and the edge dialect's copies).
+ELEMENT_VIEWS = {
+    target_key(getattr(packet, overload))
+    for name in ("select", "squeeze", "view", "reshape", "unsqueeze")
+    for packet in (getattr(aten, name), getattr(aten, f"{name}_copy", None))
+    if packet is not None
+    for overload in packet.overloads()
+}
+
+
 @HANDLERS.register([aten._local_scalar_dense.default, aten.item.default])
 def item(b: Emitter, node: Node) -> None:
     value = b.new_value()
-    b.emit(ir.ItemNode(x=b.tid(node.args[0]), out=value.vid))
+    b.emit(item_node_of(b, node.args[0], value))
     b.bind(node, value)
+
+
+def item_node_of(b: Emitter, tensor: Node, value) -> ir.ItemNode:
+    """Item of `tensor`, read through views of a one-element tensor: an LLM's
+    `input_pos[0].item()` then reads the program's input, which is in host
+    memory, instead of a selection the device would compute first, so the step
+    does not wait for the device before it starts."""
+    while (
+        isinstance(tensor, Node)
+        and tensor.op == "call_function"
+        and target_key(tensor.target) in ELEMENT_VIEWS
+        and isinstance(tensor.args[0], Node)
+        and tensor.args[0].meta["val"].numel() == 1
+    ):
+        tensor = tensor.args[0]
+    return ir.ItemNode(x=b.tid(tensor), out=value.vid)
 
 
 INT_OPS = {
