@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
+
+import torch
 
 SHAPES = {
     # d_model, heads, encoder layers, decoder layers, ffn, mel bins, vocabulary
@@ -83,13 +85,17 @@ def build(
     decoder_layers: Optional[int] = None,
     vocab_size: Optional[int] = None,
     seed: int = 0,
-    languages: int = len(LANGUAGES) - 1,
+    languages: Optional[int] = None,
+    fill: Optional[Callable[[int, torch.Size], torch.Tensor]] = None,
 ) -> Path:
-    import torch
+    """`languages`: how many language tokens (default: Whisper's, 99, or 100
+    for large-v3's vocabulary of 51866); `fill(i, shape)`: the values of the
+    i-th weight matrix (default: random, `_spread`)."""
     from transformers import WhisperConfig, WhisperFeatureExtractor, WhisperForConditionalGeneration
 
     d_model, heads, enc, dec, ffn, mels, vocab = SHAPES[shape]
     vocab = vocab_size or vocab
+    languages = languages or (len(LANGUAGES) if vocab == 51866 else len(LANGUAGES) - 1)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     tokenizer, specials = build_tokenizer(vocab, languages)
@@ -135,22 +141,26 @@ def build(
     )
     torch.manual_seed(seed)
     model = WhisperForConditionalGeneration(config)
-    _spread(model)
+    _spread(model, fill)
     model.save_pretrained(directory)
     (directory / "generation_config.json").write_text(json.dumps(generation, indent=2))
     WhisperFeatureExtractor(feature_size=mels).save_pretrained(directory)
     return directory
 
 
-def _spread(model) -> None:
+def _spread(model, fill=None) -> None:
     """Weights of a spread that gives varied tokens: at transformers' default
-    init (std 0.02) a random Whisper's logits are flat and it repeats one token."""
-    import torch
-
+    init (std 0.02) a random Whisper's logits are flat and it repeats one token.
+    `fill(i, shape)` gives the i-th matrix's values instead of random ones."""
     with torch.no_grad():
-        for name, p in model.named_parameters():
-            if p.dim() >= 2 and "embed_positions" not in name:
+        matrices = [(n, p) for n, p in model.named_parameters() if p.dim() >= 2]
+        for i, (name, p) in enumerate(matrices):
+            if "embed_positions" in name:
+                continue
+            if fill is None:
                 p.normal_(0.0, 1.0 / p.shape[-1] ** 0.5)
+            else:
+                p.copy_(fill(i, p.shape) / p.shape[-1] ** 0.5)
 
 
 def main(argv=None) -> int:

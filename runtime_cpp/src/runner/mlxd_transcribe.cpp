@@ -43,13 +43,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlxd-transcribe MODEL.pte --features FEATURES.bin --prompt-ids \"ID ...\"\n"
     "                       [--max-new-tokens N] [--device D] [--data FILE.ptd]\n"
-    "                       [--warmup N] [--audio-seconds S]\n"
+    "                       [--warmup N] [--audio-seconds S] [--ignore-eos]\n"
     "\n"
     "Greedy token ids of each 30 s window of log-mel features (a float32 tensor\n"
     "(windows, mels, 3000) or (mels, 3000) in mlx_delegate.tensor_bin's format),\n"
     "from a .pte of `python -m mlx_delegate.asr export`. --warmup N transcribes\n"
     "the first window N times untimed first; --audio-seconds gives the audio's\n"
-    "length for the real-time factor.\n";
+    "length for the real-time factor; --ignore-eos decodes --max-new-tokens a\n"
+    "window whatever comes (benchmarks).\n";
 
 struct Options {
   std::string model;
@@ -60,6 +61,7 @@ struct Options {
   int max_new_tokens = 448;
   int warmup = 0;
   double audio_seconds = 0.0;
+  bool ignore_eos = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -120,6 +122,8 @@ Options parse_args(int argc, char** argv) {
       o.data = value("--data");
     } else if (a == "--warmup") {
       o.warmup = static_cast<int>(parse_number(a, value("--warmup"), 0, 1000));
+    } else if (a == "--ignore-eos") {
+      o.ignore_eos = true;
     } else if (a == "--audio-seconds") {
       o.audio_seconds = parse_number(a, value("--audio-seconds"), 0, 1e9);
     } else if (!a.empty() && a[0] == '-') {
@@ -239,7 +243,7 @@ std::vector<int64_t> transcribe_window(Program& program, const Options& o,
   int64_t pos = static_cast<int64_t>(o.prompt.size());
   for (int64_t produced = 1;; ++produced, ++pos) {
     ++t.tokens;
-    if (token == program.eos()) break;
+    if (token == program.eos() && !o.ignore_eos) break;
     ids.push_back(token);
     if (produced >= budget || pos >= program.max_target()) break;
     token = program.decode({token}, pos, false);
