@@ -217,9 +217,7 @@ def _exported(encode, decode, c: WhisperConfig, dtype: torch.dtype) -> dict:
     tokens = Dim("tokens", min=1, max=c.max_target_positions - 1)
     with torch.no_grad():
         programs = {
-            "encode": torch.export.export(
-                encode, (example_features(c, device="meta", dtype=dtype),)
-            ),
+            "encode": torch.export.export(encode, (example_features(c, device="meta"),)),
             "decode": torch.export.export(
                 decode,
                 example_decode_inputs(device="meta"),

@@ -105,6 +105,15 @@ class Attention(nn.Module):
         return self.merge(F.scaled_dot_product_attention(q, k, v))
 
 
+class Positions(nn.Module):
+    """Learned or stored position embeddings, `weight` (positions, dim): not an
+    nn.Embedding, which the quantizer would take for a token embedding."""
+
+    def __init__(self, positions: int, dim: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.zeros(positions, dim))
+
+
 def _mlp(block: nn.Module, x: torch.Tensor) -> torch.Tensor:
     return block.fc2(F.gelu(block.fc1(block.final_layer_norm(x))))
 
@@ -128,7 +137,7 @@ class Encoder(nn.Module):
         super().__init__()
         self.conv1 = nn.Conv1d(c.num_mel_bins, c.d_model, 3, padding=1)
         self.conv2 = nn.Conv1d(c.d_model, c.d_model, 3, stride=2, padding=1)
-        self.embed_positions = nn.Embedding(c.max_source_positions, c.d_model)
+        self.embed_positions = Positions(c.max_source_positions, c.d_model)
         self.layers = nn.ModuleList(EncoderLayer(c) for _ in range(c.encoder_layers))
         self.layer_norm = nn.LayerNorm(c.d_model)
 
@@ -184,7 +193,7 @@ class Decoder(nn.Module):
     def __init__(self, c: WhisperConfig):
         super().__init__()
         self.embed_tokens = nn.Embedding(c.vocab_size, c.d_model)
-        self.embed_positions = nn.Embedding(c.max_target_positions, c.d_model)
+        self.embed_positions = Positions(c.max_target_positions, c.d_model)
         self.layers = nn.ModuleList(DecoderLayer(c) for _ in range(c.decoder_layers))
         self.layer_norm = nn.LayerNorm(c.d_model)
 
@@ -212,7 +221,8 @@ class Whisper(nn.Module):
         ]
 
     def encode(self, features: torch.Tensor) -> torch.Tensor:
-        encoded = self.encoder(features)
+        """features: float32, whatever the model's dtype (the caller's log-mel)."""
+        encoded = self.encoder(features.to(self.encoder.conv1.weight.dtype))
         for layer in self.decoder.layers:
             layer.write_cross(encoded)
         # ExecuTorch methods need an output: one value, not the window's states.
@@ -224,7 +234,7 @@ class Whisper(nn.Module):
         torch._check(pos >= 0)
         torch._check(pos + length <= self.c.max_target_positions)
         positions = torch.arange(length, device=tokens.device) + pos
-        x = d.embed_tokens(tokens) + d.embed_positions(positions)[None]
+        x = d.embed_tokens(tokens) + F.embedding(positions, d.embed_positions.weight)[None]
         keys = torch.arange(pos + length, device=tokens.device)[None, :]
         mask = keys <= positions[:, None]
         for layer in d.layers:
@@ -260,8 +270,8 @@ def set_suppressed(model: Whisper, suppress: list[int], suppress_first: list[int
             mask[torch.tensor(ids)] = True
 
 
-def example_features(c: WhisperConfig, device="cpu", dtype=torch.float32) -> torch.Tensor:
-    return torch.zeros(1, c.num_mel_bins, FRAMES, device=device, dtype=dtype)
+def example_features(c: WhisperConfig, device="cpu") -> torch.Tensor:
+    return torch.zeros(1, c.num_mel_bins, FRAMES, device=device)
 
 
 def example_decode_inputs(length: int = 2, device="cpu") -> tuple:
