@@ -210,7 +210,9 @@ def run(args) -> None:
     from llm_size import _unpack
 
     rows = []
-    for out in sorted(p for p in args.run.iterdir() if p.is_dir()):
+    # DIR is one shape's directory, or the --prepare directory holding several
+    shapes = [args.run] if (args.run / "prompt.txt").is_file() else sorted(args.run.iterdir())
+    for out in (p for p in shapes if p.is_dir()):
         shape, work = out.name, args.work / out.name
         work.mkdir(parents=True, exist_ok=True)
         checkpoint_dir = work / "checkpoint"
