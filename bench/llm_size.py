@@ -381,13 +381,10 @@ def _mlx_lm_model(args):
     checkpoint = Path(args.child_checkpoint)
     model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
     weights, _ = parse_variant(args.child_dtype)
-    if weights != "bf16":
-        nn.quantize(
-            model,
-            **MLX_QUANTIZATION.get(
-                weights, {"group_size": args.group_size, "bits": int(weights[3:])}
-            ),
-        )
+    if weights in MLX_QUANTIZATION:
+        nn.quantize(model, **MLX_QUANTIZATION[weights])
+    elif weights != "bf16":
+        nn.quantize(model, group_size=args.group_size, bits=int(weights[3:]))
     mx.eval(model.parameters())
     prompt = mx.array([(7 * i + 3) % model.args.vocab_size for i in range(args.prompt_len)])
     return model, prompt
