@@ -236,12 +236,12 @@ def _measure_there(system, args, checkpoint_dir, out, pte, prompt, dtype, shape)
     """Each system in its own process (its own GPU memory); None when it failed."""
     if system == "ours":
         command = [str(args.transcribe), str(pte), "--features", str(out / "features.bin"),
-                   "--prompt-ids", prompt, "--device", "gpu:0", "--warmup", "1",
+                   "--prompt-ids", prompt, "--device", args.device, "--warmup", "1",
                    "--ignore-eos", "--max-new-tokens", str(args.tokens)]  # fmt: skip
     else:
         command = [sys.executable, __file__, "--child", system, "--checkpoint",
                    str(checkpoint_dir), "--features", str(out / "features.bin"),
-                   "--dtypes", dtype, "--tokens", str(args.tokens)]  # fmt: skip
+                   "--dtypes", dtype, "--tokens", str(args.tokens), "--device", args.device]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         print(f"{shape} {dtype} {system} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
@@ -260,10 +260,11 @@ def child(args) -> None:
     """Prints 'ENCODE_S DECODE_S' for one system."""
     from mlx_delegate.tensor_bin_format import read_arrays
 
-    features = read_arrays(args.features)[0][0]
+    features = read_arrays(args.features)[0][1][0]  # (dtype, array (1, mels, frames))
     prompt = prompt_ids(args.checkpoint)
     if args.child == "transformers":
-        times = time_transformers(args.checkpoint, features, args.tokens, args.dtypes[0], "cuda")
+        device = "cuda" if args.device.startswith("gpu") else "cpu"
+        times = time_transformers(args.checkpoint, features, args.tokens, args.dtypes[0], device)
     else:
         times = time_mlx_whisper(args.checkpoint, features, prompt, args.tokens, args.dtypes[0])
     print(*times)
@@ -381,6 +382,9 @@ def main(argv=None) -> int:
         "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "asr-bench"
     )
     parser.add_argument("--transcribe", type=Path, help="mlxd-transcribe (with --run)")
+    parser.add_argument(
+        "--device", default="gpu:0", help="with --run: ours' device (cpu: a dry run)"
+    )
     parser.add_argument("--checkpoint", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--features", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
