@@ -191,9 +191,7 @@ class Quantizer:
 
 
 def _quantizer(scheme: str, group_size: int, embedding: Optional[str] = "same") -> Quantizer:
-    """`embedding`: the format of the embedding and LM head ("same": `scheme`;
-    None: unquantized)."""
-    return Quantizer(Quantization(scheme, scheme if embedding == "same" else embedding, group_size))
+    return Quantizer(Quantization.of(scheme, group_size, embedding))
 
 
 def peak_memory() -> int:

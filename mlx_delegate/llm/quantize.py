@@ -58,6 +58,12 @@ class Quantization:
         if self.group_size not in GROUP_SIZES:
             raise ValueError(f"group size {self.group_size}: expected one of {GROUP_SIZES}")
 
+    @classmethod
+    def of(cls, scheme: str, group_size: int, embedding: Optional[str] = "same") -> "Quantization":
+        """`scheme` for the layers, `embedding` for the embedding and LM head
+        ("same": `scheme`; None: unquantized)."""
+        return cls(scheme, scheme if embedding == "same" else embedding, group_size)
+
     def format_of(self, fqn: str) -> Optional[str]:
         """The format of the layer named `fqn` in the model."""
         return self.embedding if fqn.rpartition(".")[2] in EMBEDDING_LAYERS else self.layers
@@ -108,7 +114,7 @@ def quantize_weights(
     """Quantizes `model`'s linear and embedding layers to `scheme` (a FORMATS
     name), the embedding and LM head to `embedding` ("same": `scheme`; None:
     unquantized), in place; returns `model`."""
-    return Quantization(scheme, scheme if embedding == "same" else embedding, group_size)(model)
+    return Quantization.of(scheme, group_size, embedding)(model)
 
 
 def _quantize_layer(
