@@ -9,6 +9,7 @@ Each test writes its own checkpoint, so xdist spreads the exports."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -33,14 +34,16 @@ def _exported(directory: Path, name: str, tp: int) -> Path:
     return result.path
 
 
+def _prompt_ids(directory: Path) -> list[int]:
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(directory / "tokenizer.json")).encode(PROMPT).ids
+
+
 def _transformers_tokens(model, directory: Path) -> list[int]:
     """Greedy tokens of transformers' generate: those of the program exported
     for one rank (tests/mlx_delegate/llm/test_generate.py, test_moe.py)."""
-    from tokenizers import Tokenizer
-
-    prompt = torch.tensor(
-        [Tokenizer.from_file(str(directory / "tokenizer.json")).encode(PROMPT).ids]
-    )
+    prompt = torch.tensor([_prompt_ids(directory)])
     with torch.no_grad():
         out = model.generate(prompt, do_sample=False, max_new_tokens=NEW_TOKENS, eos_token_id=None)
     return out[0, prompt.shape[1] :].tolist()
@@ -73,13 +76,35 @@ def _two_ranks(model, directory: Path) -> Path:
 
 
 def test_two_ranks_of_the_tiny_llama_generate_one_ranks_tokens(tmp_path):
-    """And the program for two ranks refuses to run in a group of one."""
+    """Through both generators; the program for two ranks refuses to run in
+    a group of one."""
     model = tiny.write_checkpoint(tmp_path, "llama", seed=3)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
     two = _two_ranks(model, tmp_path)
     alone = _generate(two, tmp_path)  # no --tp: a group of one
     assert alone.returncode == 1
     assert "is a program for 2 ranks, this process is one of 1: generate --tp 2" in alone.stderr
+
+    prompt = _prompt_ids(tmp_path)
+    cpp = _mlxd_generate(two, "--prompt-ids", " ".join(map(str, prompt)), "--tp", "2")
+    assert cpp.returncode == 0, cpp.stderr[-3000:]
+    assert cpp.stdout.count("ids:") == 1, cpp.stdout
+    assert _ids(cpp.stdout) == _transformers_tokens(model, tmp_path)
+    cpp_alone = _mlxd_generate(two, "--prompt-ids", "1 2")
+    assert cpp_alone.returncode == 1
+    assert "is a program for 2 ranks, this process is one of 1: mlxd-generate --tp 2" in (
+        cpp_alone.stderr
+    )
+
+
+def _mlxd_generate(pte: Path, *options: str) -> subprocess.CompletedProcess:
+    exe = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime")) / "mlxd-generate"
+    assert exe.is_file(), f"{exe} was not built (make runtime)"
+    return subprocess.run(
+        [str(exe), str(pte), "--max-new-tokens", str(NEW_TOKENS), "--ignore-eos", "--device",
+         "cpu", *options],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
 
 
 def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(tmp_path):
