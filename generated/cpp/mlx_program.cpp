@@ -3076,7 +3076,6 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
                       ", which this runtime does not know (written by a newer compiler?)");
   }
-  out.device = fb->device();
   return out;
 }
 
@@ -4948,8 +4947,6 @@ static void write_json(std::string& out, const Instruction& value) {
   out += op_name(value.op);
   out += "\",\"node\":";
   write_json(out, value.node);
-  out += ",\"device\":";
-  write_json(out, value.device);
   out += '}';
 }
 

@@ -1083,7 +1083,6 @@ using NodeVariant = std::variant<
 struct Instruction {
   OpCode op{};
   NodeVariant node;
-  uint8_t device{};
 };
 
 struct InstructionChain {

@@ -12009,8 +12009,7 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
     VT_OP_TYPE = 4,
-    VT_OP = 6,
-    VT_DEVICE = 8
+    VT_OP = 6
   };
   mlxd::ir::OpNode op_type() const {
     return static_cast<mlxd::ir::OpNode>(GetField<uint8_t>(VT_OP_TYPE, 0));
@@ -12415,20 +12414,12 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::AllGatherNode *op_as_AllGatherNode() const {
     return op_type() == mlxd::ir::OpNode_AllGatherNode ? static_cast<const mlxd::ir::AllGatherNode *>(op()) : nullptr;
   }
-  /// Which device of the program's device group runs the instruction: its
-  /// position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
-  /// tensor-parallel split puts each shard's instructions on its own device;
-  /// everything else runs on the group's first device, 0.
-  uint8_t device() const {
-    return GetField<uint8_t>(VT_DEVICE, 0);
-  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
            VerifyField<uint8_t>(verifier, VT_OP_TYPE, 1) &&
            VerifyOffsetRequired(verifier, VT_OP) &&
            VerifyOpNode(verifier, op(), op_type()) &&
-           VerifyField<uint8_t>(verifier, VT_DEVICE, 1) &&
            verifier.EndTable();
   }
 };
@@ -12971,9 +12962,6 @@ struct InstructionBuilder {
   void add_op(::flatbuffers::Offset<void> op) {
     fbb_.AddOffset(Instruction::VT_OP, op);
   }
-  void add_device(uint8_t device) {
-    fbb_.AddElement<uint8_t>(Instruction::VT_DEVICE, device, 0);
-  }
   explicit InstructionBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -12989,11 +12977,9 @@ struct InstructionBuilder {
 inline ::flatbuffers::Offset<Instruction> CreateInstruction(
     ::flatbuffers::FlatBufferBuilder &_fbb,
     mlxd::ir::OpNode op_type = mlxd::ir::OpNode_NONE,
-    ::flatbuffers::Offset<void> op = 0,
-    uint8_t device = 0) {
+    ::flatbuffers::Offset<void> op = 0) {
   InstructionBuilder builder_(_fbb);
   builder_.add_op(op);
-  builder_.add_device(device);
   builder_.add_op_type(op_type);
   return builder_.Finish();
 }

@@ -1560,11 +1560,6 @@ class Instruction:
 
     op: OpNode
     op_type: OpNodeType | None = None
-    # Which device of the program's device group runs the instruction: its
-    # position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
-    # tensor-parallel split puts each shard's instructions on its own device;
-    # everything else runs on the group's first device, 0.
-    device: int = 0
 
 
 @_dataclasses.dataclass(kw_only=True)
@@ -4853,11 +4848,10 @@ class Builders:
             raise ValueError("mlxd.ir.Instruction.op is required")
         t1 = _union_type(OpNode_TYPES, obj.op_type, obj.op, "mlxd.ir.Instruction.op")
         o1 = self.build_OpNode(builder, t1, obj.op)
-        builder.StartObject(3)
+        builder.StartObject(2)
         if o1 is not None:
             builder.PrependUint8Slot(0, t1, 0)
             builder.PrependUOffsetTRelativeSlot(1, o1, 0)
-        builder.PrependUint8Slot(2, obj.device, 0)
         return builder.EndObject()
 
     def build_InstructionChain(self, builder, obj):
