@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 12 on a machine with two GPUs, in one device call after ../shared/GPU.md's
-# three install calls (kind nvidia-h200-x2), carrying a .pte and its inputs made here:
+# Issues 12 and 25 on a machine with two GPUs, in one device call after ../shared/GPU.md's
+# three install calls (kind nvidia-h100-x2 or nvidia-h200-x2), carrying a .pte and its
+# inputs made here:
 #   bash .gpu/p3/install.sh && bash bench/gpu_multi.sh MODEL.pte IN.bin [TP_DIR]
 # (e.g. `python -m mlx_delegate demo --out .gpu/multi/transformer.pte` and its inputs
 # written with mlx_delegate.tensor_bin.write_tensors). Builds the host, the delegate,
@@ -10,19 +11,20 @@
 #   2. memory per device (active, peak, limit) before and after a builtin matmul on
 #      gpu:1 only;
 #   3. MODEL.pte through mlxd-run on DEV0 and on DEV1, and whether the outputs match;
-#   4. throughput: one program on DEV0 alone, two on DEV0 from two threads, and one
-#      on each device from two threads (mlxd-run --batch --threads 2), in runs/s;
+#   4. serving throughput: N independent programs as N processes, one a GPU, each
+#      behind mlxd-run --batch (CUDA_VISIBLE_DEVICES), in runs/s summed: one process
+#      on GPU 0, two on GPU 0, one on each GPU; the ratio two GPUs / one (target 1.8);
 #   5. whether MLX's build has a distributed backend (mx.distributed.is_available(
-#      backend=...), MLX 0.32.4's call; the split below needs none: one process
-#      drives both devices);
-#   6. with TP_DIR (bench/tensor_parallel.py --prepare TP_DIR, made here): the block
-#      whole on DEV0 against its MLP split over DEV0,DEV0 and DEV0,DEV1.
+#      backend=...), MLX 0.32.4's call; TP=2 below runs on nccl);
+#   6. with TP_DIR (bench/tp.py --prepare TP_DIR --shape ..., made here): decode
+#      tokens/s at TP=1 and TP=2 and each GPU's peak memory, per shape.
 # Everything goes to $OUT/gpu_multi.txt too.
 #
 # Environment: OUT (/tmp/out), BUILD (/tmp/mlxd-build), DEV0 (gpu:0), DEV1 (gpu:1),
-# REPEAT (200), GPU_ENV (/tmp/gpu/env.sh), TARGETS (the CMake targets), SKIP_BUILD
-# (1: use BUILD as it is). Tested here on the CPU with a fake GPU_ENV, SKIP_BUILD=1,
-# BUILD=build/runtime and DEV0=DEV1=cpu:0.
+# REPEAT (200), SERVE_REPEAT (5000), GPU_ENV (/tmp/gpu/env.sh), TARGETS (the CMake targets), SKIP_BUILD
+# (1: use BUILD as it is), TP_ARGS (options for bench/tp.py --run). Tested here on the
+# CPU with a fake GPU_ENV, SKIP_BUILD=1, BUILD=build/runtime, DEV0=DEV1=cpu:0 and
+# TP_ARGS="--device cpu --new-tokens 8".
 set -euo pipefail
 MODEL=$(realpath "${1:?usage: bash bench/gpu_multi.sh MODEL.pte IN.bin}")
 INPUTS=$(realpath "${2:?usage: bash bench/gpu_multi.sh MODEL.pte IN.bin}")
@@ -33,7 +35,10 @@ BUILD=$(realpath -m "${BUILD:-/tmp/mlxd-build}")
 DEV0=${DEV0:-gpu:0}
 DEV1=${DEV1:-gpu:1}
 REPEAT=${REPEAT:-200}
-TARGETS=${TARGETS:-mlx_delegate mlxd-run mlx-cuda}
+# Runs a serving process times: enough that the processes' timed runs overlap
+# (each loads its program first; a GPU run of the demo takes about 0.6 ms).
+SERVE_REPEAT=${SERVE_REPEAT:-5000}
+TARGETS=${TARGETS:-mlx_delegate mlxd-run mlxd-generate mlx-cuda}
 WORK=$(mktemp -d /tmp/gpu-multi.XXXXXX)
 mkdir -p "$OUT"
 exec > >(tee "$OUT/gpu_multi.txt") 2>&1
@@ -101,29 +106,37 @@ for i, ((_, x), (_, y)) in enumerate(zip(a, b)):
     print(f"output {i}: {x.dtype}{list(x.shape)} identical on both devices: {same} (max |diff| {diff:.3g})")
 PY
 
-echo "== 4. throughput (mlxd-run --batch, $REPEAT runs per program after 10 warm-up)"
-batch() {  # NAME THREADS DEVICE...: one job per device, run with THREADS threads
-  local name=$1 threads=$2
-  shift 2
-  : >"$WORK/$name.jobs"
-  local k=0
-  for dev in "$@"; do
-    echo "$MODEL $INPUTS $WORK/${name}_$k.bin $dev" >>"$WORK/$name.jobs"
+echo "== 4. serving throughput: a process a program (mlxd-run --batch, $SERVE_REPEAT runs after 10 warm-up)"
+# DEV0's device kind; each process sees one GPU (CUDA_VISIBLE_DEVICES), its device 0.
+KIND=${DEV0%%:*}
+serve() {  # NAME GPU...: one process per GPU given, all at once, each one program
+  local name=$1 k=0
+  shift
+  local pids=()
+  for gpu in "$@"; do
+    echo "$MODEL $INPUTS $WORK/${name}_$k.bin $KIND:0" >"$WORK/${name}_$k.jobs"
+    CUDA_VISIBLE_DEVICES=$gpu "$RUN" --batch "$WORK/${name}_$k.jobs" \
+      --results "$WORK/${name}_$k.txt" --warmup 10 --repeat "$SERVE_REPEAT" 2>"$WORK/${name}_$k.err" &
+    pids+=($!)
     k=$((k + 1))
   done
-  if ! "$RUN" --batch "$WORK/$name.jobs" --results "$WORK/$name.txt" --threads "$threads" \
-    --warmup 10 --repeat "$REPEAT" 2>"$WORK/$name.err"; then
-    echo "$name: FAILED"; tail -5 "$WORK/$name.err"; return
+  local failed=0
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  if [[ $failed == 1 ]]; then
+    echo "$name: FAILED"; tail -5 "$WORK/${name}"_*.err; return
   fi
-  # runs/s summed over the programs (their timed runs overlap), and the wall time.
-  awk -v name="$name" '$2 == "ok" { n++; rate += 1000 / $4; lat = lat " " $4 }
-    END { printf "%-28s %d program(s), median ms:%s; together %.1f runs/s\n", name, n, lat, rate }' \
-    "$WORK/$name.txt"
-  grep "job(s)" "$WORK/$name.err" | tail -1
+  # runs/s summed over the processes (their timed runs overlap).
+  cat "$WORK/${name}"_*.txt | awk -v name="$name" '$2 == "ok" { n++; rate += 1000 / $4; lat = lat " " $4 }
+    END { printf "%-24s %d process(es), median ms:%s; together %.1f runs/s\n", name, n, lat, rate }' |
+    tee "$WORK/$name.rate"
 }
-batch "one-program-$DEV0" 1 "$DEV0"
-batch "two-threads-$DEV0" 2 "$DEV0" "$DEV0"
-batch "two-threads-$DEV0-$DEV1" 2 "$DEV0" "$DEV1"
+serve one-gpu 0
+serve two-processes-gpu0 0 0
+serve two-gpus 0 1
+awk '{ rate[FILENAME] = $NF == "runs/s" ? $(NF - 1) : 0 }
+  END { one = rate[ARGV[1]]; two = rate[ARGV[2]]
+        if (one > 0) printf "two GPUs / one GPU: %.2fx (target 1.8x)\n", two / one }' \
+  "$WORK/one-gpu.rate" "$WORK/two-gpus.rate" || true
 
 echo "== 5. MLX distributed backends (tensor-parallel split)"
 python3 - <<'PY' || echo "mlx: FAILED"
@@ -137,8 +150,9 @@ for backend in ("any", "nccl", "ring", "mpi", "jaccl"):
         print(f"distributed.is_available(backend={backend!r}): {type(e).__name__}: {e}")
 PY
 if [[ -n "${3:-}" ]]; then
-  echo "== 6. the MLP split over two devices (bench/tensor_parallel.py)"
-  python3 bench/tensor_parallel.py --run "$(realpath "$3")" --runner "$RUN" --work "$WORK/tp" \
-    --groups "$DEV0" "$DEV0,$DEV0" "$DEV0,$DEV1" || echo "tensor parallel: FAILED"
+  echo "== 6. tensor-parallel decode, TP=1 against TP=2 (bench/tp.py)"
+  # shellcheck disable=SC2086  # TP_ARGS is a list of options
+  python3 bench/tp.py --run "$(realpath "$3")" --generate "$BUILD/mlxd-generate" \
+    --work "$WORK/tp" ${TP_ARGS:-} || echo "tensor parallel: FAILED"
 fi
 echo "gpu_multi: done in $(($(date +%s) - start)) s"

@@ -371,8 +371,7 @@ class Program:
 
 
 def load_program(payload: bytes, constants: dict | None = None, device: str = "cpu") -> Program:
-    """Loads a delegate payload (the IR FlatBuffer, MLX0 header optional) on `device`
-    (or on a device group, "cpu:0,cpu:0", for a program split over several).
+    """Loads a delegate payload (the IR FlatBuffer, MLX0 header optional) on `device`.
 
     `constants` maps named-data keys to numpy arrays or bytes (copied).
     Raises BackendError with the backend's message for a malformed payload.

@@ -102,20 +102,18 @@ def _meta(graph, tid: int) -> str:
 @dataclass(frozen=True)
 class Instruction:
     """One decoded instruction: its op, and its fields by role (slots read,
-    slots written, literal arguments), each rendered as the listing shows it;
-    the device of the program's device group that runs it."""
+    slots written, literal arguments), each rendered as the listing shows it."""
 
     op: str
     reads: dict
     writes: dict
     literals: dict
-    device: int = 0
 
     def __str__(self) -> str:
         show = lambda fields: ", ".join(f"{k}={v}" for k, v in fields.items())
         text = f"{self.op}({show(self.reads)}) -> {show(self.writes)}"
         text += f"  [{show(self.literals)}]" if self.literals else ""
-        return text + (f"  @device {self.device}" if self.device else "")
+        return text
 
 
 def main_instructions(pte: bytes) -> list[Instruction]:
@@ -143,9 +141,7 @@ def _decode(instruction) -> Optional[Instruction]:
         value = _field_value(node, f)
         if value is not None:  # slots as the listing names them: t5, v2, [t1, t2]
             parts[f.role][f.name] = value if f.role == "literal" else str(value)
-    return Instruction(
-        info.name, parts["input"], parts["output"], parts["literal"], instruction.Device()
-    )
+    return Instruction(info.name, parts["input"], parts["output"], parts["literal"])
 
 
 def _field_value(node, field) -> Any:

@@ -25,10 +25,10 @@ from .passes import rewrite_non_core_ops
 from .shared_state import SharedState
 from .preprocess import BACKEND_ID, COMPILE_SPEC
 
-# The device strings the delegate parses (runtime_cpp/src/host/parsing.cpp):
-# a device, or the group of a program split over several (parallel.py).
-_ONE_DEVICE = r"(cpu|gpu)(:[0-9]{1,6})?"
-_DEVICE = re.compile(rf"auto|{_ONE_DEVICE}(,{_ONE_DEVICE})*")
+# The device strings the delegate parses (runtime_cpp/src/host/parsing.cpp). A
+# program runs on one device; several devices are several processes
+# (mlx_delegate/llm/tensor_parallel.py, launch.py).
+_DEVICE = re.compile(r"auto|(cpu|gpu)(:[0-9]{1,6})?")
 
 
 class MLXPartitioner(Partitioner):
@@ -41,18 +41,16 @@ class MLXPartitioner(Partitioner):
         shared_state: Optional[SharedState] = None,
     ):
         """`device`: where the program runs ("cpu", "gpu:0"; the best backend
-        when unset), or for a model split with `parallel.split_mlps`, its
-        device group ("gpu:0,gpu:1"; one device stands for itself and the
-        ones after it). `compile=False` runs the program instruction by
+        when unset). `compile=False` runs the program instruction by
         instruction instead of as compiled functions (for debugging; the
         results are the same)."""
         specs = list(compile_specs or [])
         if device is not None:
             if not _DEVICE.fullmatch(device):
                 raise ValueError(
-                    f"device {device!r}: expected cpu, gpu, cpu:N, gpu:N, auto, or a "
-                    "group of devices separated by commas (gpu:0,gpu:1) "
-                    "(N: the global index over the loaded backends, checked at load time)"
+                    f"device {device!r}: expected cpu, gpu, cpu:N, gpu:N or auto "
+                    "(N: the global index over the loaded backends, checked at load time); "
+                    "a model over several devices runs as a process a device (llm --tp)"
                 )
             specs.append(CompileSpec("device", device.encode()))
         if compile is not None:

@@ -37,7 +37,6 @@ class MLXDelegateBackend(BackendDetails):
             shared_state=SharedState.from_compile_specs(compile_specs),
         ).build()
         built.graph.compile_chains = _compile_chains(compile_specs)
-        _check_device_group(built.graph, compile_specs)
         payload = serialize(built.graph)
         store, session = NamedDataStore(), active_session()
         for key, data in built.constants.items():
@@ -60,21 +59,6 @@ class MLXDelegateBackend(BackendDetails):
             debug_handle_map={},
             data_store_output=store.get_named_data_store_output(),
         )
-
-
-def _check_device_group(graph, compile_specs: List[CompileSpec]) -> None:
-    """A device group in the compile spec names one device per part of a
-    split program (one device alone stands for itself and the ones after it)."""
-    used = 1 + max(
-        (i.device for chain in graph.instruction_chains for i in chain.instructions), default=0
-    )
-    for spec in compile_specs:
-        group = bytes(spec.value).decode().split(",") if spec.key == "device" else []
-        if len(group) > 1 and len(group) != used:
-            raise ValueError(
-                f"device {bytes(spec.value).decode()!r} names {len(group)} devices, but the "
-                f"program is split over {used} (parallel.split_mlps)"
-            )
 
 
 def _compile_chains(compile_specs: List[CompileSpec]) -> bool:

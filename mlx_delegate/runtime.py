@@ -20,8 +20,8 @@ runtime spec `device` (C++ `LoadBackendOptionsMap`; `mlxd-run --device`), the
 process-wide override of `set_device()`, the environment variable
 `MLX_DELEGATE_DEVICE`, the compile spec `device`, else the first GPU when a GPU
 backend loads and the CPU otherwise. Values: `cpu`, `gpu`, `cpu:N`, `gpu:N`,
-`auto` (no preference), or for a model split with `parallel.split_mlps` a
-device group, `gpu:0,gpu:1`. `MLX_DELEGATE_LOG=info` logs each program's device
+`auto` (no preference): one device a program, several devices being several
+processes (`mlx_delegate/llm/launch.py`). `MLX_DELEGATE_LOG=info` logs each program's device
 choice and per-call timings (the levels: runtime_cpp/README.md, "Logging").
 """
 
@@ -114,9 +114,8 @@ def is_registered() -> bool:
 
 
 def set_device(device: str | None) -> None:
-    """Sets the process-wide device override ("cpu", "gpu", "gpu:1", a group
-    "gpu:0,gpu:1"; None or "auto" clears it). Applies to programs loaded
-    afterwards."""
+    """Sets the process-wide device override ("cpu", "gpu", "gpu:1"; None or
+    "auto" clears it). Applies to programs loaded afterwards."""
     global _device_override
     value = (device or "").encode()
     if library().mlxd_delegate_set_device(value) != 0:

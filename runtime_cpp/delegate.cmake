@@ -59,7 +59,7 @@ set_target_properties(mlx_delegate PROPERTIES
 # --- mlxd-run ---------------------------------------------------------------
 option(MLXD_RUNNER_KERNELS
   "Link ExecuTorch's CPU operator kernels into mlxd-run (for ops left outside the delegate)" ON)
-add_library(mlxd_runner_common STATIC src/runner/runner_common.cpp)
+add_library(mlxd_runner_common STATIC src/runner/runner_common.cpp src/runner/ranks.cpp)
 target_compile_options(mlxd_runner_common PRIVATE ${MLXD_WARNINGS})
 target_link_libraries(mlxd_runner_common PUBLIC mlx_delegate executorch::runtime)
 set_target_properties(mlxd_runner_common PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -270,6 +270,10 @@ void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDev
       return exec_scatter(std::get<ScatterNode>(instruction.node), state, stream);
     case OpCode::SAMPLE:
       return exec_sample(std::get<SampleNode>(instruction.node), state, stream);
+    case OpCode::ALL_SUM:
+      return exec_all_sum(std::get<AllSumNode>(instruction.node), state, stream);
+    case OpCode::ALL_GATHER:
+      return exec_all_gather(std::get<AllGatherNode>(instruction.node), state, stream);
   }
   throw LoadError("cannot dispatch op code " +
                   std::to_string(static_cast<uint32_t>(instruction.op)));
@@ -1171,6 +1175,18 @@ SlotUses slot_uses(const Instruction& instruction) {
       read(node.temperature);
       read(node.top_p);
       read(node.uniform);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ALL_SUM: {
+      const auto& node = std::get<AllSumNode>(instruction.node);
+      read(node.x);
+      write(node.out);
+      return uses;
+    }
+    case OpCode::ALL_GATHER: {
+      const auto& node = std::get<AllGatherNode>(instruction.node);
+      read(node.x);
       write(node.out);
       return uses;
     }

@@ -151,6 +151,8 @@ void exec_gather_mm(const GatherMMNode& node, ExecutionState& state, StreamOrDev
 void exec_gather_qmm(const GatherQMMNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_scatter(const ScatterNode& node, ExecutionState& state, StreamOrDevice stream);
 void exec_sample(const SampleNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_all_sum(const AllSumNode& node, ExecutionState& state, StreamOrDevice stream);
+void exec_all_gather(const AllGatherNode& node, ExecutionState& state, StreamOrDevice stream);
 
 /// Runs one instruction by calling the `exec_*` function of its op.
 void dispatch(const Instruction& instruction, ExecutionState& state, StreamOrDevice stream);

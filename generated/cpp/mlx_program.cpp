@@ -270,6 +270,10 @@ const char* op_name(OpCode op) {
       return "Scatter";
     case OpCode::SAMPLE:
       return "Sample";
+    case OpCode::ALL_SUM:
+      return "AllSum";
+    case OpCode::ALL_GATHER:
+      return "AllGather";
   }
   return "unknown";
 }
@@ -2505,6 +2509,34 @@ SampleNode load_SampleNode(const ::mlxd::ir::SampleNode* fb) {
   return out;
 }
 
+AllSumNode load_AllSumNode(const ::mlxd::ir::AllSumNode* fb) {
+  AllSumNode out;
+  {
+    const auto* value = present(fb->x(), "AllSumNode.x");
+    out.x = load_Tid(*value);
+  }
+  out.group_size = fb->group_size();
+  {
+    const auto* value = present(fb->out(), "AllSumNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
+AllGatherNode load_AllGatherNode(const ::mlxd::ir::AllGatherNode* fb) {
+  AllGatherNode out;
+  {
+    const auto* value = present(fb->x(), "AllGatherNode.x");
+    out.x = load_Tid(*value);
+  }
+  out.group_size = fb->group_size();
+  {
+    const auto* value = present(fb->out(), "AllGatherNode.out");
+    out.out = load_Tid(*value);
+  }
+  return out;
+}
+
 Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
   Instruction out;
   switch (fb->op_type()) {
@@ -3031,12 +3063,19 @@ Instruction load_Instruction(const ::mlxd::ir::Instruction* fb) {
       out.op = OpCode::SAMPLE;
       out.node = load_SampleNode(present(fb->op_as_SampleNode(), "SampleNode"));
       break;
+    case ::mlxd::ir::OpNode_AllSumNode:
+      out.op = OpCode::ALL_SUM;
+      out.node = load_AllSumNode(present(fb->op_as_AllSumNode(), "AllSumNode"));
+      break;
+    case ::mlxd::ir::OpNode_AllGatherNode:
+      out.op = OpCode::ALL_GATHER;
+      out.node = load_AllGatherNode(present(fb->op_as_AllGatherNode(), "AllGatherNode"));
+      break;
     default:
       throw LoadError("instruction holds op code " +
                       std::to_string(static_cast<unsigned>(fb->op_type())) +
                       ", which this runtime does not know (written by a newer compiler?)");
   }
-  out.device = fb->device();
   return out;
 }
 
@@ -3230,6 +3269,8 @@ static void write_json(std::string& out, const LogicalXorNode& value);
 static void write_json(std::string& out, const CondNode& value);
 static void write_json(std::string& out, const WhileNode& value);
 static void write_json(std::string& out, const SampleNode& value);
+static void write_json(std::string& out, const AllSumNode& value);
+static void write_json(std::string& out, const AllGatherNode& value);
 static void write_json(std::string& out, const Instruction& value);
 static void write_json(std::string& out, const InstructionChain& value);
 static void write_json(std::string& out, const MLXGraph& value);
@@ -4878,14 +4919,34 @@ static void write_json(std::string& out, const SampleNode& value) {
   out += '}';
 }
 
+static void write_json(std::string& out, const AllSumNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"group_size\":";
+  write_json(out, value.group_size);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
+static void write_json(std::string& out, const AllGatherNode& value) {
+  out += '{';
+  out += "\"x\":";
+  write_json(out, value.x);
+  out += ",\"group_size\":";
+  write_json(out, value.group_size);
+  out += ",\"out\":";
+  write_json(out, value.out);
+  out += '}';
+}
+
 static void write_json(std::string& out, const Instruction& value) {
   out += '{';
   out += "\"op\":\"";
   out += op_name(value.op);
   out += "\",\"node\":";
   write_json(out, value.node);
-  out += ",\"device\":";
-  write_json(out, value.device);
   out += '}';
 }
 

@@ -148,9 +148,11 @@ enum class OpCode : uint32_t {
   GATHER_QMM = 128,
   SCATTER = 129,
   SAMPLE = 130,
+  ALL_SUM = 131,
+  ALL_GATHER = 132,
 };
 
-inline constexpr uint32_t kOpCount = 130;
+inline constexpr uint32_t kOpCount = 132;
 
 /// The op's name as written in the schema, without the `Node` suffix.
 const char* op_name(OpCode op);
@@ -1046,6 +1048,18 @@ struct SampleNode {
   Tid out;
 };
 
+struct AllSumNode {
+  Tid x;
+  int32_t group_size{};
+  Tid out;
+};
+
+struct AllGatherNode {
+  Tid x;
+  int32_t group_size{};
+  Tid out;
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -1064,12 +1078,11 @@ using NodeVariant = std::variant<
     BitwiseOrNode, BitwiseXorNode, ArcTan2Node, LogAddExpNode, RemainderNode, LogSumExpNode,
     CumProdNode, SortNode, RollNode, PoolNode, UpsampleNode, LogicalXorNode, CondNode, WhileNode,
     IsPosInfNode, IsNegInfNode, QuantizedLinearNode, DequantizeNode, RopeNode, GatherMMNode,
-    GatherQMMNode, ScatterNode, SampleNode>;
+    GatherQMMNode, ScatterNode, SampleNode, AllSumNode, AllGatherNode>;
 
 struct Instruction {
   OpCode op{};
   NodeVariant node;
-  uint8_t device{};
 };
 
 struct InstructionChain {

@@ -427,6 +427,12 @@ struct WhileNodeBuilder;
 struct SampleNode;
 struct SampleNodeBuilder;
 
+struct AllSumNode;
+struct AllSumNodeBuilder;
+
+struct AllGatherNode;
+struct AllGatherNodeBuilder;
+
 struct Instruction;
 struct InstructionBuilder;
 
@@ -882,11 +888,13 @@ enum OpNode : uint8_t {
   OpNode_GatherQMMNode = 128,
   OpNode_ScatterNode = 129,
   OpNode_SampleNode = 130,
+  OpNode_AllSumNode = 131,
+  OpNode_AllGatherNode = 132,
   OpNode_MIN = OpNode_NONE,
-  OpNode_MAX = OpNode_SampleNode
+  OpNode_MAX = OpNode_AllGatherNode
 };
 
-inline const OpNode (&EnumValuesOpNode())[131] {
+inline const OpNode (&EnumValuesOpNode())[133] {
   static const OpNode values[] = {
     OpNode_NONE,
     OpNode_AddNode,
@@ -1018,13 +1026,15 @@ inline const OpNode (&EnumValuesOpNode())[131] {
     OpNode_GatherMMNode,
     OpNode_GatherQMMNode,
     OpNode_ScatterNode,
-    OpNode_SampleNode
+    OpNode_SampleNode,
+    OpNode_AllSumNode,
+    OpNode_AllGatherNode
   };
   return values;
 }
 
 inline const char * const *EnumNamesOpNode() {
-  static const char * const names[132] = {
+  static const char * const names[134] = {
     "NONE",
     "AddNode",
     "SubtractNode",
@@ -1156,13 +1166,15 @@ inline const char * const *EnumNamesOpNode() {
     "GatherQMMNode",
     "ScatterNode",
     "SampleNode",
+    "AllSumNode",
+    "AllGatherNode",
     nullptr
   };
   return names;
 }
 
 inline const char *EnumNameOpNode(OpNode e) {
-  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_SampleNode)) return "";
+  if (::flatbuffers::IsOutRange(e, OpNode_NONE, OpNode_AllGatherNode)) return "";
   const size_t index = static_cast<size_t>(e);
   return EnumNamesOpNode()[index];
 }
@@ -1689,6 +1701,14 @@ template<> struct OpNodeTraits<mlxd::ir::ScatterNode> {
 
 template<> struct OpNodeTraits<mlxd::ir::SampleNode> {
   static const OpNode enum_value = OpNode_SampleNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::AllSumNode> {
+  static const OpNode enum_value = OpNode_AllSumNode;
+};
+
+template<> struct OpNodeTraits<mlxd::ir::AllGatherNode> {
+  static const OpNode enum_value = OpNode_AllGatherNode;
 };
 
 template <bool B = false>
@@ -11846,12 +11866,150 @@ inline ::flatbuffers::Offset<SampleNode> CreateSampleNode(
   return builder_.Finish();
 }
 
+/// The elementwise sum of `x` over every process of the program's process
+/// group, in each process (MLX's distributed all_sum; torch: the custom op
+/// mlx_delegate::all_sum). The group is the process's own, set up once from
+/// the standard MLX environment or an explicit call; a process alone is a
+/// group of one, where out = x. Tensor-parallel programs sum the row-parallel
+/// projections' partial outputs with it. `group_size`: the number of
+/// processes the program was made for; running in a group of another size is
+/// an error, not a wrong sum.
+struct AllSumNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef AllSumNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_GROUP_SIZE = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  int32_t group_size() const {
+    return GetField<int32_t>(VT_GROUP_SIZE, 1);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct AllSumNodeBuilder {
+  typedef AllSumNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(AllSumNode::VT_X, x);
+  }
+  void add_group_size(int32_t group_size) {
+    fbb_.AddElement<int32_t>(AllSumNode::VT_GROUP_SIZE, group_size, 1);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(AllSumNode::VT_OUT, out);
+  }
+  explicit AllSumNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<AllSumNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<AllSumNode>(end);
+    fbb_.Required(o, AllSumNode::VT_X);
+    fbb_.Required(o, AllSumNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<AllSumNode> CreateAllSumNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    int32_t group_size = 1,
+    const mlxd::ir::Tid *out = nullptr) {
+  AllSumNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_group_size(group_size);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
+/// `x` of every process of the group concatenated along axis 0, in rank
+/// order (MLX's distributed all_gather; torch: mlx_delegate::all_gather):
+/// out's first axis is `group_size` (as AllSumNode's) times x's.
+struct AllGatherNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef AllGatherNodeBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_X = 4,
+    VT_GROUP_SIZE = 6,
+    VT_OUT = 8
+  };
+  const mlxd::ir::Tid *x() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_X);
+  }
+  int32_t group_size() const {
+    return GetField<int32_t>(VT_GROUP_SIZE, 1);
+  }
+  const mlxd::ir::Tid *out() const {
+    return GetStruct<const mlxd::ir::Tid *>(VT_OUT);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_X, 4) &&
+           VerifyField<int32_t>(verifier, VT_GROUP_SIZE, 4) &&
+           VerifyFieldRequired<mlxd::ir::Tid>(verifier, VT_OUT, 4) &&
+           verifier.EndTable();
+  }
+};
+
+struct AllGatherNodeBuilder {
+  typedef AllGatherNode Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_x(const mlxd::ir::Tid *x) {
+    fbb_.AddStruct(AllGatherNode::VT_X, x);
+  }
+  void add_group_size(int32_t group_size) {
+    fbb_.AddElement<int32_t>(AllGatherNode::VT_GROUP_SIZE, group_size, 1);
+  }
+  void add_out(const mlxd::ir::Tid *out) {
+    fbb_.AddStruct(AllGatherNode::VT_OUT, out);
+  }
+  explicit AllGatherNodeBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<AllGatherNode> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<AllGatherNode>(end);
+    fbb_.Required(o, AllGatherNode::VT_X);
+    fbb_.Required(o, AllGatherNode::VT_OUT);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<AllGatherNode> CreateAllGatherNode(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const mlxd::ir::Tid *x = nullptr,
+    int32_t group_size = 1,
+    const mlxd::ir::Tid *out = nullptr) {
+  AllGatherNodeBuilder builder_(_fbb);
+  builder_.add_out(out);
+  builder_.add_group_size(group_size);
+  builder_.add_x(x);
+  return builder_.Finish();
+}
+
 struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef InstructionBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
     VT_OP_TYPE = 4,
-    VT_OP = 6,
-    VT_DEVICE = 8
+    VT_OP = 6
   };
   mlxd::ir::OpNode op_type() const {
     return static_cast<mlxd::ir::OpNode>(GetField<uint8_t>(VT_OP_TYPE, 0));
@@ -12250,12 +12408,11 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   const mlxd::ir::SampleNode *op_as_SampleNode() const {
     return op_type() == mlxd::ir::OpNode_SampleNode ? static_cast<const mlxd::ir::SampleNode *>(op()) : nullptr;
   }
-  /// Which device of the program's device group runs the instruction: its
-  /// position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
-  /// tensor-parallel split puts each shard's instructions on its own device;
-  /// everything else runs on the group's first device, 0.
-  uint8_t device() const {
-    return GetField<uint8_t>(VT_DEVICE, 0);
+  const mlxd::ir::AllSumNode *op_as_AllSumNode() const {
+    return op_type() == mlxd::ir::OpNode_AllSumNode ? static_cast<const mlxd::ir::AllSumNode *>(op()) : nullptr;
+  }
+  const mlxd::ir::AllGatherNode *op_as_AllGatherNode() const {
+    return op_type() == mlxd::ir::OpNode_AllGatherNode ? static_cast<const mlxd::ir::AllGatherNode *>(op()) : nullptr;
   }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
@@ -12263,7 +12420,6 @@ struct Instruction FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
            VerifyField<uint8_t>(verifier, VT_OP_TYPE, 1) &&
            VerifyOffsetRequired(verifier, VT_OP) &&
            VerifyOpNode(verifier, op(), op_type()) &&
-           VerifyField<uint8_t>(verifier, VT_DEVICE, 1) &&
            verifier.EndTable();
   }
 };
@@ -12788,6 +12944,14 @@ template<> inline const mlxd::ir::SampleNode *Instruction::op_as<mlxd::ir::Sampl
   return op_as_SampleNode();
 }
 
+template<> inline const mlxd::ir::AllSumNode *Instruction::op_as<mlxd::ir::AllSumNode>() const {
+  return op_as_AllSumNode();
+}
+
+template<> inline const mlxd::ir::AllGatherNode *Instruction::op_as<mlxd::ir::AllGatherNode>() const {
+  return op_as_AllGatherNode();
+}
+
 struct InstructionBuilder {
   typedef Instruction Table;
   ::flatbuffers::FlatBufferBuilder &fbb_;
@@ -12797,9 +12961,6 @@ struct InstructionBuilder {
   }
   void add_op(::flatbuffers::Offset<void> op) {
     fbb_.AddOffset(Instruction::VT_OP, op);
-  }
-  void add_device(uint8_t device) {
-    fbb_.AddElement<uint8_t>(Instruction::VT_DEVICE, device, 0);
   }
   explicit InstructionBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
@@ -12816,11 +12977,9 @@ struct InstructionBuilder {
 inline ::flatbuffers::Offset<Instruction> CreateInstruction(
     ::flatbuffers::FlatBufferBuilder &_fbb,
     mlxd::ir::OpNode op_type = mlxd::ir::OpNode_NONE,
-    ::flatbuffers::Offset<void> op = 0,
-    uint8_t device = 0) {
+    ::flatbuffers::Offset<void> op = 0) {
   InstructionBuilder builder_(_fbb);
   builder_.add_op(op);
-  builder_.add_device(device);
   builder_.add_op_type(op_type);
   return builder_.Finish();
 }
@@ -13654,6 +13813,14 @@ inline bool VerifyOpNode(::flatbuffers::VerifierTemplate<B> &verifier, const voi
     }
     case OpNode_SampleNode: {
       auto ptr = reinterpret_cast<const mlxd::ir::SampleNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_AllSumNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::AllSumNode *>(obj);
+      return verifier.VerifyTable(ptr);
+    }
+    case OpNode_AllGatherNode: {
+      auto ptr = reinterpret_cast<const mlxd::ir::AllGatherNode *>(obj);
       return verifier.VerifyTable(ptr);
     }
     default: return true;

@@ -1525,17 +1525,41 @@ class SampleNode:
     out: Tid
 
 
+# The elementwise sum of `x` over every process of the program's process
+# group, in each process (MLX's distributed all_sum; torch: the custom op
+# mlx_delegate::all_sum). The group is the process's own, set up once from
+# the standard MLX environment or an explicit call; a process alone is a
+# group of one, where out = x. Tensor-parallel programs sum the row-parallel
+# projections' partial outputs with it. `group_size`: the number of
+# processes the program was made for; running in a group of another size is
+# an error, not a wrong sum.
+@_dataclasses.dataclass(kw_only=True)
+class AllSumNode:
+    """table mlxd.ir.AllSumNode"""
+
+    x: Tid
+    group_size: int = 1
+    out: Tid
+
+
+# `x` of every process of the group concatenated along axis 0, in rank
+# order (MLX's distributed all_gather; torch: mlx_delegate::all_gather):
+# out's first axis is `group_size` (as AllSumNode's) times x's.
+@_dataclasses.dataclass(kw_only=True)
+class AllGatherNode:
+    """table mlxd.ir.AllGatherNode"""
+
+    x: Tid
+    group_size: int = 1
+    out: Tid
+
+
 @_dataclasses.dataclass(kw_only=True)
 class Instruction:
     """table mlxd.ir.Instruction"""
 
     op: OpNode
     op_type: OpNodeType | None = None
-    # Which device of the program's device group runs the instruction: its
-    # position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
-    # tensor-parallel split puts each shard's instructions on its own device;
-    # everything else runs on the group's first device, 0.
-    device: int = 0
 
 
 @_dataclasses.dataclass(kw_only=True)
@@ -1722,6 +1746,8 @@ OpNode = _typing.Union[
     GatherQMMNode,
     ScatterNode,
     SampleNode,
+    AllSumNode,
+    AllGatherNode,
 ]
 
 
@@ -1859,6 +1885,8 @@ class OpNodeType(_enum.IntEnum):
     GatherQMMNode = 128
     ScatterNode = 129
     SampleNode = 130
+    AllSumNode = 131
+    AllGatherNode = 132
 
 
 # member class -> discriminant of union mlxd.ir.OpNode (first member of a class wins)
@@ -1993,6 +2021,8 @@ OpNode_TYPES: dict[type, OpNodeType] = {
     GatherQMMNode: OpNodeType.GatherQMMNode,
     ScatterNode: OpNodeType.ScatterNode,
     SampleNode: OpNodeType.SampleNode,
+    AllSumNode: OpNodeType.AllSumNode,
+    AllGatherNode: OpNodeType.AllGatherNode,
 }
 
 
@@ -4381,6 +4411,34 @@ class Builders:
         builder.Slot(4)
         return builder.EndObject()
 
+    def build_AllSumNode(self, builder, obj):
+        """Write table mlxd.ir.AllSumNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.AllSumNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AllSumNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        builder.PrependInt32Slot(1, obj.group_size, 1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
+    def build_AllGatherNode(self, builder, obj):
+        """Write table mlxd.ir.AllGatherNode; returns its offset."""
+        if obj.x is None:
+            raise ValueError("mlxd.ir.AllGatherNode.x is required")
+        if obj.out is None:
+            raise ValueError("mlxd.ir.AllGatherNode.out is required")
+        builder.StartObject(3)
+        self.write_Tid(builder, obj.x)
+        builder.Slot(0)
+        builder.PrependInt32Slot(1, obj.group_size, 1)
+        self.write_Tid(builder, obj.out)
+        builder.Slot(2)
+        return builder.EndObject()
+
     def build_OpNode(self, builder, kind, value):
         """Write the value of union mlxd.ir.OpNode with discriminant `kind`;
         returns its offset."""
@@ -4776,6 +4834,12 @@ class Builders:
         if kind == 130:
             _check_member(value, SampleNode, "mlxd.ir.OpNode.SampleNode")
             return self.build_SampleNode(builder, value)
+        if kind == 131:
+            _check_member(value, AllSumNode, "mlxd.ir.OpNode.AllSumNode")
+            return self.build_AllSumNode(builder, value)
+        if kind == 132:
+            _check_member(value, AllGatherNode, "mlxd.ir.OpNode.AllGatherNode")
+            return self.build_AllGatherNode(builder, value)
         raise ValueError("mlxd.ir.OpNode: unknown discriminant %r" % (kind,))
 
     def build_Instruction(self, builder, obj):
@@ -4784,11 +4848,10 @@ class Builders:
             raise ValueError("mlxd.ir.Instruction.op is required")
         t1 = _union_type(OpNode_TYPES, obj.op_type, obj.op, "mlxd.ir.Instruction.op")
         o1 = self.build_OpNode(builder, t1, obj.op)
-        builder.StartObject(3)
+        builder.StartObject(2)
         if o1 is not None:
             builder.PrependUint8Slot(0, t1, 0)
             builder.PrependUOffsetTRelativeSlot(1, o1, 0)
-        builder.PrependUint8Slot(2, obj.device, 0)
         return builder.EndObject()
 
     def build_InstructionChain(self, builder, obj):

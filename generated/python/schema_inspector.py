@@ -1396,6 +1396,26 @@ OPS: dict[int, OpInfo] = {
             FieldInfo(name="out", type="Tid", role="output", required=True),
         ),
     ),
+    131: OpInfo(
+        code=131,
+        name="AllSum",
+        table="AllSumNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="group_size", type="int32", role="literal", required=False),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
+    132: OpInfo(
+        code=132,
+        name="AllGather",
+        table="AllGatherNode",
+        fields=(
+            FieldInfo(name="x", type="Tid", role="input", required=True),
+            FieldInfo(name="group_size", type="int32", role="literal", required=False),
+            FieldInfo(name="out", type="Tid", role="output", required=True),
+        ),
+    ),
 }
 
 OPS_BY_TABLE: dict[str, OpInfo] = {op.table: op for op in OPS.values()}

@@ -47,13 +47,6 @@ class LoweredProgram:
     # Chains of control-flow nodes (branches, loop bodies): sub_chains[k] is
     # instruction chain k + 1 of the IR, `instructions` being chain 0.
     sub_chains: list[list] = field(default_factory=list)
-    # IR nodes placed on a device of the program's device group other than
-    # its first (parallel.py), by id; each holds its node, so that no id is
-    # reused by a node a pass makes later.
-    placements: dict[int, tuple[Any, int]] = field(default_factory=dict)
-
-    def device_of(self, ir_node: Any) -> int:
-        return self.placements.get(id(ir_node), (None, 0))[1]
 
 
 class Emitter:
@@ -66,7 +59,6 @@ class Emitter:
         self.lowered = LoweredProgram()
         self._slots: dict[Node, Any] = {}
         self._chain: Optional[list] = None  # where emit() appends; None: the main chain
-        self.device = 0  # of the device group: where the node being lowered runs
 
     # ---- slots -----------------------------------------------------------
 
@@ -188,8 +180,6 @@ class Emitter:
     def emit(self, ir_node: Any) -> None:
         chain = self.lowered.instructions if self._chain is None else self._chain
         chain.append(ir_node)
-        if self.device:
-            self.lowered.placements[id(ir_node)] = (ir_node, self.device)
 
     @contextmanager
     def new_chain(self) -> Iterator[int]:

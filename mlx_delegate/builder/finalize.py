@@ -39,11 +39,7 @@ def finalize(lowered: LoweredProgram):
         num_temp_tensors=num_temps,
         num_values=len(lowered.value_slots),
         instruction_chains=[
-            ir.InstructionChain(
-                instructions=[
-                    ir.Instruction(op=fresh(n), device=lowered.device_of(n)) for n in chain
-                ]
-            )
+            ir.InstructionChain(instructions=[ir.Instruction(op=fresh(n)) for n in chain])
             for chain in [lowered.instructions, *lowered.sub_chains]
         ],
         input_map=[_slot_ref(s, tids, vids) for s in lowered.inputs],

@@ -16,7 +16,6 @@ from torch.fx import Node
 from .._logging import debug
 from ..shared_state import SharedState
 from ..ir import schema as ir
-from ..parallel import device_of
 from .emitter import Emitter, LoweredProgram
 from .finalize import finalize
 from .registry import HandlerRegistry
@@ -60,7 +59,6 @@ class ProgramBuilder:
         graph = self.program.graph_module.graph
         anchors, inside = match_patterns(graph, self.registry)
         for node in graph.nodes:
-            self.emitter.device = device_of(node)
             if node.op == "placeholder":
                 self._placeholder(node)
             elif node.op == "call_function" and node in inside:

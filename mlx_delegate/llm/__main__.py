@@ -2,16 +2,19 @@
 
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
     [--quantize int2..int8|nvfp4|mxfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
-    [--max-seq-len N] [--kv-cache int8|int4] [--split-mlps N] -o model.pte
+    [--max-seq-len N] [--kv-cache int8|int4] [--tp N] -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
+    [--tp N]
 
-A model exported with --split-mlps 2 runs on a device group: --device gpu:0,gpu:1.
+A model exported with --tp N runs as N processes, one a device: generate --tp N
+starts them (launch.py), or joins as the rank the MLX variables name.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -56,11 +59,11 @@ def _parser() -> argparse.ArgumentParser:
         help="keep the KV cache as 8- or 4-bit integers (default: in --dtype)",
     )
     export.add_argument(
-        "--split-mlps",
+        "--tp",
         type=int,
-        default=0,
+        default=1,
         metavar="N",
-        help="split every MLP over N devices (tensor-parallel); run on a group of N devices",
+        help="tensor-parallel over N ranks, one process a device: one data file a rank",
     )
     export.add_argument("-o", "--output", type=Path, required=True)
 
@@ -75,7 +78,14 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--device",
         default=None,
-        help="cpu, gpu, gpu:N, or a group gpu:0,gpu:1 for a split model (default: the best)",
+        help="cpu, gpu or gpu:N (default: the best); with --tp, cpu or gpu (a GPU a rank)",
+    )
+    generate.add_argument(
+        "--tp",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run a program exported with --tp N as N processes (ring on the CPU, nccl on GPUs)",
     )
     generate.add_argument(
         "--prefill-chunk",
@@ -113,20 +123,27 @@ def _export(args) -> int:
         group_size=args.group_size,
         max_seq_len=args.max_seq_len,
         kv_cache=args.kv_cache,
-        split_mlps=args.split_mlps,
+        tp=args.tp,
     )
     print(result.report())
     return 0
 
 
-def _generate(args) -> int:
+def _generate(args, argv) -> int:
+    from . import launch
     from .generate import PREFILL_CHUNK, Program, TextStream, Timings, generate_ids, load_tokenizer
 
+    joined = launch.rank_of_environment()
+    if args.tp > 1 and joined is None:  # start the ranks, each runs this command
+        command = [sys.executable, "-m", "mlx_delegate.llm", *argv]
+        return launch.start_ranks(command, args.tp, launch.default_backend(args.device))
+    out = sys.stdout if joined is None or joined[0] == 0 else open(os.devnull, "w")
+    device = "gpu:0" if joined and args.device == "gpu" else args.device  # a GPU a rank
     tokenizer = load_tokenizer(args.tokenizer)
-    program = Program(args.pte, device=args.device)
+    program = Program(args.pte, device=device)
     prompt = tokenizer.encode(args.prompt).ids
     # Prints the prompt as the tokenizer decodes it (see TextStream).
-    stream = TextStream(lambda ids: tokenizer.decode(ids), prompt)
+    stream = TextStream(lambda ids: tokenizer.decode(ids), prompt, out)
     timings = Timings()
     for token in generate_ids(
         program,
@@ -141,18 +158,19 @@ def _generate(args) -> int:
     ):
         stream.add(token)
     stream.finish()
-    print()
+    print(file=out)
     if args.ids:
-        print("ids:", " ".join(map(str, stream.ids)))
-    print(timings.report())
+        print("ids:", " ".join(map(str, stream.ids)), file=out)
+    print(timings.report(), file=out)
     return 0
 
 
 def main(argv=None) -> int:
     _quiet.install()
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser().parse_args(argv)
     try:
-        return _export(args) if args.command == "export" else _generate(args)
+        return _export(args) if args.command == "export" else _generate(args, argv)
     # What a user gave is wrong (UnsupportedCheckpoint, ProgramLoadError, a prompt
     # too long...): one line says what, no traceback.
     except (ValueError, FileNotFoundError) as e:

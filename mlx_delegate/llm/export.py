@@ -32,7 +32,7 @@ from typing import Optional
 import torch
 from torch import nn
 
-from . import checkpoint
+from . import checkpoint, tensor_parallel
 from .model import quantize_kv_cache
 from .quantize import FLOAT_GROUPS, Quantization
 from .sampling import Generator
@@ -50,21 +50,23 @@ class ExportResult:
     delegates: int
     ops_outside: list[str]
     peak_memory: int  # bytes: the process's peak resident set
+    ranks: int = 1  # tensor-parallel ranks, each with a data file (data_path: rank 0's)
 
     def report(self) -> str:
         outside = f", outside: {', '.join(self.ops_outside)}" if self.ops_outside else ""
+        files = f" in {self.ranks} files, one a rank" if self.ranks > 1 else ""
         return (
             f"{self.path}: {self.size:,} bytes, {self.parameters:,} parameters, "
             f"{self.delegates} MLX delegate(s){outside}\n"
-            f"{self.data_path}: {self.data_size:,} bytes of weights\n"
+            f"{self.data_path}: {self.data_size:,} bytes of weights{files}\n"
             f"peak memory: {self.peak_memory / 1e9:.2f} GB "
             f"({self.peak_memory / max(self.data_size, 1):.2f} x the weights written)"
         )
 
 
 def data_path_of(pte: Path) -> Path:
-    """The data file an export writes beside its `.pte`."""
-    return Path(pte).with_suffix(".ptd")
+    """The data file an export for one rank writes beside its `.pte`."""
+    return tensor_parallel.data_path(pte, 0, 1)
 
 
 def example_inputs(length: int = 2, device: str = "cpu") -> tuple:
@@ -88,69 +90,80 @@ def export_program(
     group_size: int = 32,
     max_seq_len: int = 256,
     device: Optional[str] = None,
-    split_mlps: int = 0,
+    tp: int = 1,
     quantize_embedding: Optional[str] = "same",
     kv_cache: Optional[str] = None,
 ) -> ExportResult:
-    """Writes `out` (the program) and `data_path_of(out)` (its weights).
+    """Writes `out` (the program) and `data_path_of(out)` (its weights); with
+    `tp` N > 1, a program for N ranks (tensor-parallel: `tensor_parallel.py`)
+    and each rank's weights in `tensor_parallel.data_path(out, rank, N)`.
     `quantize`: a format of `quantize.FORMATS` for the linear layers (and expert
     stacks), `quantize_embedding` one for the embedding and LM head ("same":
     `quantize`'s; None: unquantized), `group_size` the integer formats'.
-    `kv_cache`: "int8" or "int4" keeps the KV cache quantized (None: in `dtype`).
-    `split_mlps` N > 1: every MLP split over N devices (tensor-parallel,
-    `mlx_delegate.parallel`); run the program on a group of N devices. A split
-    slices real weights, so that export holds the model in memory."""
+    `kv_cache`: "int8" or "int4" keeps the KV cache quantized (None: in `dtype`)."""
     from executorch.exir import to_edge_transform_and_lower
 
     from .._progress import steps
     from ..builder.deferred import external_data
     from ..partitioner import MLXPartitioner
 
-    names = ["check", "split", "quantize", "torch.export", "lower", "serialize", "write"]
+    names = ["check", "quantize", "torch.export", "lower", "serialize", "write"]
     if not quantize:
         names.remove("quantize")
     quantizer = _quantizer(quantize, group_size, quantize_embedding) if quantize else None
-    if split_mlps <= 1:
-        names.remove("split")
     out = Path(out)
     with steps(f"export {Path(model_dir).name}", names) as step:
         step("check")
         model, loads, inv_freq = checkpoint.build(model_dir, max_seq_len, DTYPES[dtype])
-        if kv_cache:
+        sharding = None
+        if tp > 1:
+            model, sharding = tensor_parallel.shard_model(model, tp)
+        if kv_cache:  # a rank's cache: of its own heads
             quantize_kv_cache(model, kv_cache)
-        if split_mlps > 1:  # before quantizing: the parts' weights are plain tensors to slice
-            from ..parallel import split_mlps as split
-
-            step("split")
-            split(checkpoint.materialize(model, loads, inv_freq), split_mlps)
         if quantizer:
             step("quantize")
             quantizer(model)
         parameters = sum(p.numel() for p in model.parameters())
-        source = WeightSource(Generator(model), loads, inv_freq, quantizer)
+        root = Generator(model)
+        first_loads = loads if sharding is None else sharding.loads(loads, 0)
+        source = WeightSource(root, first_loads, inv_freq, quantizer)
         with external_data(source.resolve) as session:
             step("torch.export")
-            exported = _exported(source.root, max_seq_len)
+            exported = _exported(root, max_seq_len)
             step("lower")
             edge = to_edge_transform_and_lower(
                 exported,
                 partitioner=[MLXPartitioner(device=device)],
-                constant_methods=_metadata(model, max_seq_len),
+                constant_methods=_metadata(model, max_seq_len, tp),
                 compile_config=_edge_config(quantizer),
             )
             delegates, outside = _delegation(edge)
             step("serialize")
             buffer = edge.to_executorch().buffer
             step("write")
-            data_path = data_path_of(out)
-            data_size = _write_data(data_path, session)
+            data_paths, data_size = [], 0
+            for rank in range(tp):  # one data file per rank, each with its shards
+                if sharding is not None:
+                    rank_loads = sharding.loads(loads, rank)
+                    session.resolve = WeightSource(root, rank_loads, inv_freq, quantizer).resolve
+                data_paths.append(tensor_parallel.data_path(out, rank, tp))
+                data_size += _write_data(data_paths[-1], session)
     try:
         _write_atomically(out, buffer)
     except BaseException:
-        data_path.unlink(missing_ok=True)
+        for path in data_paths:
+            path.unlink(missing_ok=True)
         raise
     return ExportResult(
-        out, len(buffer), data_path, data_size, parameters, delegates, outside, peak_memory()
+        out,
+        len(buffer),
+        data_paths[0],
+        data_size,
+        parameters,
+        delegates,
+        outside,
+        peak_memory(),
+        tp,
     )
 
 
@@ -340,10 +353,12 @@ def _exported(generator: Generator, max_seq_len: int) -> torch.export.ExportedPr
         )
 
 
-def _metadata(model, max_seq_len: int) -> dict:
-    """The constant methods the generators read."""
+def _metadata(model, max_seq_len: int, tp: int) -> dict:
+    """The constant methods the generators read (`get_tp_size`: the ranks the
+    program runs on, one process each)."""
     c = model.c
     return {
+        "get_tp_size": tp,
         "get_max_seq_len": max_seq_len,
         "get_vocab_size": c.vocab_size,
         "get_bos_id": -1 if c.bos_token_id is None else c.bos_token_id,

@@ -55,11 +55,11 @@ class Program:
         from executorch.runtime import Runtime
 
         from .. import runtime
-        from .export import data_path_of
+        from .tensor_parallel import check_ranks, rank_data_path
 
         path = Path(path)
-        if data is None and data_path_of(path).exists():
-            data = data_path_of(path)
+        if data is None:  # this rank's weights (one rank: the .ptd beside the .pte)
+            data = rank_data_path(path)
         # The device applies to this program's methods only (all loaded here).
         with runtime.loading_on(device) if device is not None else contextlib.nullcontext():
             try:
@@ -67,6 +67,8 @@ class Program:
             except RuntimeError as e:  # ExecuTorch logs the cause above (a size, a header)
                 weights = f" with its weights {data}" if data else ""
                 raise ProgramLoadError(f"cannot load {path}{weights}: {e}") from None
+            if "get_tp_size" in self._program.method_names:  # older programs: one rank
+                check_ranks(path, self._constant("get_tp_size"))
             self.forward = self._program.load_method("forward")
             self.max_seq_len = self._constant("get_max_seq_len")
             self.vocab_size = self._constant("get_vocab_size")

@@ -3,7 +3,7 @@ reachable): random weights written with `save_pretrained`, a byte-level BPE
 tokenizer trained with `tokenizers`.
 
     python -m mlx_delegate.llm.tiny DIR [--family llama] [--size tiny|100m]
-    python -m mlx_delegate.llm.tiny DIR --shape llama-1b|qwen3-4b|qwen3-30b-a3b [--layers N]
+    python -m mlx_delegate.llm.tiny DIR --shape llama-1b|llama-8b|qwen3-4b|qwen3-30b-a3b [--layers N]
 """
 
 from __future__ import annotations
@@ -151,6 +151,20 @@ SHAPES = {
             bos_token_id=128000, eos_token_id=128001,
             rope_parameters=dict(
                 rope_type="llama3", rope_theta=500000.0, factor=32.0, low_freq_factor=1.0,
+                high_freq_factor=4.0, original_max_position_embeddings=8192,
+            ),
+        ),
+    ),
+    # Llama-3.1-8B
+    "llama-8b": (
+        "llama",
+        dict(
+            vocab_size=128256, hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
+            num_attention_heads=32, num_key_value_heads=8, head_dim=128,
+            max_position_embeddings=131072, rms_norm_eps=1e-5, tie_word_embeddings=False,
+            bos_token_id=128000, eos_token_id=128001,
+            rope_parameters=dict(
+                rope_type="llama3", rope_theta=500000.0, factor=8.0, low_freq_factor=1.0,
                 high_freq_factor=4.0, original_max_position_embeddings=8192,
             ),
         ),

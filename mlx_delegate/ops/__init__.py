@@ -9,6 +9,7 @@ from importlib import import_module
 from ..builder import HandlerRegistry
 
 FAMILY_NAMES = (
+    "collectives",
     "control_flow",
     "creation",
     "declared",

@@ -1431,3 +1431,4 @@ from . import op_cases_quant  # noqa: E402,F401
 from . import op_cases_rope  # noqa: E402,F401
 from . import op_cases_pool_sweep  # noqa: E402,F401
 from . import op_cases_sample  # noqa: E402,F401
+from . import op_cases_collectives  # noqa: E402,F401

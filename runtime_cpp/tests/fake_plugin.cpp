@@ -54,17 +54,11 @@ class FakeBackend final : public mlxd::BackendInterface {
   }
   // Names the backend-local device it was asked for, so that tests see where
   // the host placed a program.
-  std::unique_ptr<mlxd::ProgramHandle> load_program(const std::vector<int>& device_indices,
-                                                    const uint8_t*, size_t,
+  std::unique_ptr<mlxd::ProgramHandle> load_program(int device_index, const uint8_t*, size_t,
                                                     const mlxd::ConstantResolver&) override {
-    std::string devices;
-    for (int i : device_indices) {
-      if (!devices.empty()) devices += ',';
-      devices += std::to_string(i);
-    }
     throw std::runtime_error(std::string(FAKE_NAME) +
-                             " is a fake backend: no programs (asked for local device " + devices +
-                             ")");
+                             " is a fake backend: no programs (asked for local device " +
+                             std::to_string(device_index) + ")");
   }
   void execute(mlxd::ProgramHandle&, const std::vector<mlxd::TensorView>&,
                std::vector<mlxd::OutputBuffer>&) override {

@@ -22,7 +22,7 @@
 #include "mlx_dtypes.h"
 
 // Incremented when this interface changes in an ABI-incompatible way.
-#define MLX_BACKEND_API_VERSION 2
+#define MLX_BACKEND_API_VERSION 3
 
 namespace mlxd {
 
@@ -115,7 +115,7 @@ class ProgramHandle {
   virtual size_t num_inputs() const = 0;
   virtual size_t num_outputs() const = 0;
   // The backend that loaded the program and the backend-local index of its
-  // first device (the device group's entry 0).
+  // device.
   virtual const std::string& backend_name() const = 0;
   virtual int device_index() const = 0;
 };
@@ -137,13 +137,11 @@ class BackendInterface {
   // is rejected with std::runtime_error. The payload bytes may be released
   // after the call; constants must outlive the handle.
   //
-  // `device_indices` is the program's device group (backend-local indices,
-  // at least one): entry k runs the instructions the program places on its
-  // device k (a tensor-parallel shard). One index for a program placed on n
-  // devices stands for that device and the n - 1 after it; a device may
-  // appear more than once (its shards then run on streams of their own).
-  virtual std::unique_ptr<ProgramHandle> load_program(const std::vector<int>& device_indices,
-                                                      const uint8_t* payload, size_t size,
+  // `device_index` is backend-local. A program runs on one device; a model
+  // over several devices runs as a process a device, whose programs meet in
+  // their collectives (AllSumNode, AllGatherNode).
+  virtual std::unique_ptr<ProgramHandle> load_program(int device_index, const uint8_t* payload,
+                                                      size_t size,
                                                       const ConstantResolver& constants) = 0;
 
   // Runs a program: inputs are host buffers in the program's input order,

@@ -74,8 +74,7 @@ MLXD_EXPORT int mlxd_run_builtin_f32(const char* device, const char* op, const f
  * float16, 2 bfloat16, 3 int32, 4 int64, 5 int8, 6 uint8, 7 bool, ...).
  *
  * mlxd_program_load: loads a delegate payload (MLX0 header optional) on
- * `device` ("cpu", "gpu:0", or a group "gpu:0,gpu:1" for a program split over
- * several devices); constants are copied and bound by name.
+ * `device` ("cpu", "gpu:0"); constants are copied and bound by name.
  * Returns NULL with mlxd_last_error() set on failure. */
 typedef struct mlxd_program mlxd_program;
 MLXD_EXPORT mlxd_program* mlxd_program_load(const char* device, const uint8_t* payload,

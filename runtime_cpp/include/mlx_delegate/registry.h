@@ -17,17 +17,11 @@ struct Device {
   int index = 0;
 };
 
-// Parses "cpu", "gpu", "cpu:0", "gpu:1"; throws std::invalid_argument.
+// Parses "cpu", "gpu", "cpu:0", "gpu:1"; throws std::invalid_argument. A
+// program runs on one device: several devices are several processes, one a
+// device (MLX's distributed layer; mlx_delegate/llm/launch.py).
 Device parse_device(const std::string& spec);
 std::string to_string(const Device& d);
-
-// The devices one program runs on: one, or for a program split over several
-// (tensor-parallel), a comma-separated group ("gpu:0,gpu:1"); a device may
-// appear more than once ("cpu:0,cpu:0": each part on a stream of its own).
-using DeviceGroup = std::vector<Device>;
-// Parses a device or a group; throws std::invalid_argument.
-DeviceGroup parse_device_group(const std::string& spec);
-std::string to_string(const DeviceGroup& group);
 
 struct LoadedBackend {
   BackendInterface* backend = nullptr;
@@ -89,9 +83,6 @@ class BackendRegistry {
   // A copy: another thread may load a backend (and move the entries) while
   // the caller uses it.
   LoadedBackend resolve(const Device& d, int* local_index) const;
-  // The same for a device group, whose devices must all belong to one
-  // backend (a program is loaded by one plugin); their local indices in order.
-  LoadedBackend resolve(const DeviceGroup& group, std::vector<int>* local_indices) const;
   // A loaded backend by name ("cpu-openblas") or by group ("cpu").
   BackendInterface* get(const std::string& name) const;
 

@@ -65,43 +65,39 @@ DeviceChoice choose_device_spec(et::BackendInitContext& context,
   return {"", "default", false};
 }
 
-DeviceGroup default_devices() {
-  return {BackendRegistry::instance().is_available(DeviceType::gpu) ? Device{DeviceType::gpu, 0}
-                                                                    : Device{DeviceType::cpu, 0}};
+Device default_device() {
+  return BackendRegistry::instance().is_available(DeviceType::gpu) ? Device{DeviceType::gpu, 0}
+                                                                   : Device{DeviceType::cpu, 0};
 }
 
-// The registry's entry for the devices (a copy); empty with the registry's reason in *why.
-std::optional<LoadedBackend> find_owner(const DeviceGroup& devices, std::vector<int>* local_indices,
-                                        std::string* why) {
+// The registry's entry for the device (a copy); empty with the registry's reason in *why.
+std::optional<LoadedBackend> find_owner(const Device& device, int* local_index, std::string* why) {
   try {
-    return BackendRegistry::instance().resolve(devices, local_indices);
+    return BackendRegistry::instance().resolve(device, local_index);
   } catch (const std::exception& e) {
     *why = e.what();
     return std::nullopt;
   }
 }
 
-// Resolves the placement's devices, falling back to the CPU where the choice allows it.
+// Resolves the placement's device, falling back to the CPU where the choice allows it.
 std::optional<LoadedBackend> find_owner_or_fallback(const DeviceChoice& choice, Placement* p) {
   std::string why;
-  std::optional<LoadedBackend> owner = find_owner(p->devices, &p->local_indices, &why);
+  std::optional<LoadedBackend> owner = find_owner(p->device, &p->local_index, &why);
   if (owner) return owner;
-  // Only GPUs that no backend provides fall back; an index past the last
+  // Only a GPU that no backend provides falls back; an index past the last
   // device of a loaded type is a mistake, whatever level asked for it.
-  bool gpus_only = true;
-  for (const Device& d : p->devices) gpus_only = gpus_only && d.type == DeviceType::gpu;
   bool gpu_loaded = BackendRegistry::instance().is_available(DeviceType::gpu);
-  std::string asked = to_string(p->devices);
-  if (choice.strict || !gpus_only || gpu_loaded) {
+  std::string asked = to_string(p->device);
+  if (choice.strict || p->device.type != DeviceType::gpu || gpu_loaded) {
     MLXD_LOG(error, "MLXDelegateBackend: device %s (from %s): %s", asked.c_str(),
              choice.source.c_str(), why.c_str());
     return std::nullopt;
   }
-  // A group keeps its size: each of its parts runs on the CPU.
-  p->devices.assign(p->devices.size(), Device{DeviceType::cpu, 0});
+  p->device = Device{DeviceType::cpu, 0};
   MLXD_LOG(warning, "MLXDelegateBackend: device %s (from %s) unavailable (%s); using %s",
-           asked.c_str(), choice.source.c_str(), why.c_str(), to_string(p->devices).c_str());
-  owner = find_owner(p->devices, &p->local_indices, &why);
+           asked.c_str(), choice.source.c_str(), why.c_str(), to_string(p->device).c_str());
+  owner = find_owner(p->device, &p->local_index, &why);
   if (!owner) MLXD_LOG(error, "MLXDelegateBackend: %s", why.c_str());
   return owner;
 }
@@ -132,8 +128,7 @@ et::Error place_program(et::BackendInitContext& context,
   DeviceChoice choice = choose_device_spec(context, compile_specs);
   placement->source = choice.source;
   try {
-    placement->devices =
-        no_preference(choice.spec) ? default_devices() : parse_device_group(choice.spec);
+    placement->device = no_preference(choice.spec) ? default_device() : parse_device(choice.spec);
   } catch (const std::exception& e) {
     MLXD_LOG(error, "MLXDelegateBackend: bad device '%s' (from %s): %s", choice.spec.c_str(),
              choice.source.c_str(), e.what());
@@ -154,7 +149,7 @@ std::string device_override() {
 bool set_device_override(const std::string& value, std::string* error) {
   if (!no_preference(value)) {
     try {
-      parse_device_group(value);
+      parse_device(value);
     } catch (const std::exception& e) {
       *error = e.what();
       return false;

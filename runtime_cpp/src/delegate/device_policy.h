@@ -9,11 +9,10 @@
 //   3. the environment variable MLX_DELEGATE_DEVICE,
 //   4. the compile spec "device" written at export time,
 //   5. the default: the first GPU when a GPU backend is loaded, else the CPU.
-// Every level may name a device group ("gpu:0,gpu:1") for a program split
-// over several devices. "auto" (or an empty value) at any level means "no
-// preference here". A GPU from the compile spec or the default falls back to
-// the CPU (info log) when no GPU backend is loaded at all (in a group, each
-// GPU does). Every other device that no backend owns is an error naming the
+// A program runs on one device (several devices: a process each). "auto" (or
+// an empty value) at any level means "no preference here". A GPU from the
+// compile spec or the default falls back to the CPU (info log) when no GPU
+// backend is loaded at all. Every other device that no backend owns is an error naming the
 // devices there are: any device from levels 1 to 3, a CPU index past the last
 // CPU, a GPU index past the last GPU (gpu:1 with one GPU).
 #pragma once
@@ -31,14 +30,13 @@ namespace mlxd::delegate {
 // no backend is available, after logging why.
 bool ensure_backends_loaded();
 
-// Where a program runs: one device, or the group of a program split over
-// several (every level below may name a group, "gpu:0,gpu:1").
+// Where a program runs: one device.
 struct Placement {
   BackendInterface* backend = nullptr;
   std::string backend_name;
-  DeviceGroup devices;
-  std::vector<int> local_indices;  // the devices' indices within their backend
-  std::string source;              // which level of the selection chose the devices
+  Device device;
+  int local_index = 0;  // the device's index within its backend
+  std::string source;   // which level of the selection chose the device
 };
 
 // Chooses the program's device by the order above and resolves it to its

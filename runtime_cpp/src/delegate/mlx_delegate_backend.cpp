@@ -90,12 +90,11 @@ et::Error load_program(MlxDelegateProgram& h, const et::FreeableBuffer& payload,
                        const et::NamedDataMap* named) {
   const Placement& p = h.placement;
   try {
-    h.program =
-        p.backend->load_program(p.local_indices, static_cast<const uint8_t*>(payload.data()),
-                                payload.size(), constant_resolver(&h, named));
+    h.program = p.backend->load_program(p.local_index, static_cast<const uint8_t*>(payload.data()),
+                                        payload.size(), constant_resolver(&h, named));
   } catch (const std::exception& e) {
     MLXD_LOG(error, "MLXDelegateBackend: backend '%s' rejected the program on %s: %s",
-             p.backend_name.c_str(), to_string(p.devices).c_str(), e.what());
+             p.backend_name.c_str(), to_string(p.device).c_str(), e.what());
     return et::Error::InvalidProgram;
   } catch (...) {
     MLXD_LOG(error, "MLXDelegateBackend: backend '%s' failed to load the program (unknown error)",
@@ -116,12 +115,12 @@ et::Error run_on_backend(MlxDelegateProgram& h) {
     p.backend->execute(*h.program, h.marshaller.inputs(), h.marshaller.outputs());
   } catch (const std::exception& e) {
     MLXD_LOG(error, "MLXDelegateBackend: execution on %s (backend %s) failed: %s",
-             to_string(p.devices).c_str(), p.backend_name.c_str(), e.what());
+             to_string(p.device).c_str(), p.backend_name.c_str(), e.what());
     h.marshaller.log_output_errors();
     return et::Error::Internal;
   } catch (...) {
     MLXD_LOG(error, "MLXDelegateBackend: execution on %s (backend %s) failed (unknown error)",
-             to_string(p.devices).c_str(), p.backend_name.c_str());
+             to_string(p.device).c_str(), p.backend_name.c_str());
     return et::Error::Internal;
   }
   return et::Error::Ok;
@@ -160,8 +159,8 @@ class MlxDelegateBackend final : public et::BackendInterface {
              "MLXDelegateBackend: method '%s' on %s (backend %s, local device %d, device from "
              "%s): %zu inputs, %zu outputs, %zu named constants, loaded in %.2f ms",
              context.get_method_name() ? context.get_method_name() : "?",
-             to_string(p.devices).c_str(), p.backend_name.c_str(), p.local_indices.front(),
-             p.source.c_str(), handle->marshaller.num_inputs(), handle->marshaller.num_outputs(),
+             to_string(p.device).c_str(), p.backend_name.c_str(), p.local_index, p.source.c_str(),
+             handle->marshaller.num_inputs(), handle->marshaller.num_outputs(),
              handle->constants.size(), milliseconds_since(start));
     return static_cast<et::DelegateHandle*>(handle.release());
   }
@@ -182,7 +181,7 @@ class MlxDelegateBackend final : public et::BackendInterface {
     if (err == et::Error::Ok) err = h.marshaller.collect_outputs(args);
     if (err != et::Error::Ok) return err;
     MLXD_LOG(info, "MLXDelegateBackend: execute on %s: %.3f ms",
-             to_string(h.placement.devices).c_str(), milliseconds_since(start));
+             to_string(h.placement.device).c_str(), milliseconds_since(start));
     return et::Error::Ok;
   }
 

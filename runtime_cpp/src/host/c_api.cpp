@@ -318,13 +318,13 @@ mlxd_program* mlxd_program_load(const char* device, const uint8_t* payload, uint
   guarded([&] {
     if (device == nullptr) throw std::invalid_argument("device is NULL");
     if (payload == nullptr && size > 0) throw std::invalid_argument("payload is NULL");
-    mlxd::DeviceGroup group = mlxd::parse_device_group(device);
-    std::vector<int> local;
-    const mlxd::LoadedBackend lb = mlxd::BackendRegistry::instance().resolve(group, &local);
+    mlxd::Device d = mlxd::parse_device(device);
+    int local = 0;
+    const mlxd::LoadedBackend lb = mlxd::BackendRegistry::instance().resolve(d, &local);
     auto p = std::make_unique<mlxd_program>();
     p->backend = lb.backend;
     p->backend_name = lb.info.name;
-    p->device = mlxd::to_string(group);
+    p->device = mlxd::to_string(d);
     for (int i = 0; i < n_constants; ++i) {
       if (constant_names == nullptr || constant_names[i] == nullptr) {
         throw std::invalid_argument("constant name is NULL");

@@ -97,27 +97,6 @@ LoadedBackend BackendRegistry::resolve(const Device& d, int* local_index) const 
   throw std::runtime_error(out_of_range_message(d, count, backends()));  // in index order
 }
 
-LoadedBackend BackendRegistry::resolve(const DeviceGroup& group,
-                                       std::vector<int>* local_indices) const {
-  if (group.empty()) throw std::invalid_argument("empty device group");
-  std::lock_guard<std::recursive_mutex> lock(mu_);
-  local_indices->clear();
-  LoadedBackend first;
-  for (const Device& d : group) {
-    int local = 0;
-    LoadedBackend lb = resolve(d, &local);
-    if (local_indices->empty()) {
-      first = lb;
-    } else if (lb.backend != first.backend) {
-      throw std::runtime_error("device group " + to_string(group) + " spans backends " +
-                               first.info.name + " and " + lb.info.name +
-                               ": one program runs in one backend");
-    }
-    local_indices->push_back(local);
-  }
-  return first;
-}
-
 BackendInterface* BackendRegistry::get(const std::string& name) const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   for (const auto& lb : loaded_) {

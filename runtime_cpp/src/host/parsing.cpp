@@ -14,7 +14,12 @@ namespace mlxd {
 namespace {
 
 [[noreturn]] void throw_bad_device(const std::string& spec) {
-  throw std::invalid_argument("bad device '" + spec + "': expected cpu, gpu, cpu:N or gpu:N");
+  std::string several = spec.find(',') == std::string::npos
+                            ? ""
+                            : " (a program runs on one device: a model over several runs as a "
+                              "process a device, e.g. generate --tp N)";
+  throw std::invalid_argument("bad device '" + spec + "': expected cpu, gpu, cpu:N or gpu:N" +
+                              several);
 }
 
 bool all_digits(const std::string& s) {
@@ -46,31 +51,6 @@ Device parse_device(const std::string& spec) {
 
 std::string to_string(const Device& d) {
   return std::string(device_type_name(d.type)) + ":" + std::to_string(d.index);
-}
-
-DeviceGroup parse_device_group(const std::string& spec) {
-  DeviceGroup group;
-  size_t start = 0;
-  while (true) {
-    size_t comma = spec.find(',', start);
-    std::string part = spec.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (part.empty()) {
-      throw std::invalid_argument("bad device group '" + spec +
-                                  "': expected devices separated by commas, e.g. gpu:0,gpu:1");
-    }
-    group.push_back(parse_device(part));
-    if (comma == std::string::npos) return group;
-    start = comma + 1;
-  }
-}
-
-std::string to_string(const DeviceGroup& group) {
-  std::string out;
-  for (const Device& d : group) {
-    if (!out.empty()) out += ',';
-    out += to_string(d);
-  }
-  return out;
 }
 
 bool parse_plugin_filename(const std::string& filename, std::string* group, std::string* variant) {

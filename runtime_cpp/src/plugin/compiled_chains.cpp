@@ -162,11 +162,7 @@ ChainPlan plan_chains(const MLXGraph& g, const ExecutionState& state) {
     }
     for (size_t i = 0; i < uses[c].size();) {
       size_t end = i;
-      // A segment stays on one device: one traced function runs on one stream.
-      while (end < uses[c].size() && !interpreted[end] &&
-             chain.instructions[end].device == chain.instructions[i].device) {
-        ++end;
-      }
+      while (end < uses[c].size() && !interpreted[end]) ++end;
       if (end - i >= kMinInstructions) {
         plan.steps[c].push_back({i, static_cast<int>(plan.segments.size())});
         plan.segments.push_back(make_segment(c, i, end, uses[c], state, sub[c]));

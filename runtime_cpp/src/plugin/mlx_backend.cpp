@@ -177,13 +177,12 @@ std::unique_lock<std::mutex> MlxBackend::exclusive() {
   return std::unique_lock<std::mutex>(gpu_mu_);
 }
 
-std::unique_ptr<ProgramHandle> MlxBackend::load_program(const std::vector<int>& device_indices,
-                                                        const uint8_t* payload, size_t size,
+std::unique_ptr<ProgramHandle> MlxBackend::load_program(int device_index, const uint8_t* payload,
+                                                        size_t size,
                                                         const ConstantResolver& constants) {
   auto lock = exclusive();
-  if (device_indices.empty()) throw std::invalid_argument(info_.name + ": no device given");
-  for (int index : device_indices) device(index);  // range-checked
-  return plugin::load_program(info_.name, device_space(), device_indices, payload, size, constants);
+  device(device_index);  // range-checked
+  return plugin::load_program(info_.name, device_space(), device_index, payload, size, constants);
 }
 
 void MlxBackend::execute(ProgramHandle& program, const std::vector<TensorView>& inputs,

@@ -27,10 +27,9 @@ struct DeviceSpace {
   int count = 1;
 };
 
-// Defined in program.cpp. `device_indices` as in BackendInterface::load_program.
+// Defined in program.cpp. `device_index` as in BackendInterface::load_program.
 std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name, DeviceSpace devices,
-                                            const std::vector<int>& device_indices,
-                                            const uint8_t* payload, size_t size,
+                                            int device_index, const uint8_t* payload, size_t size,
                                             const ConstantResolver& constants);
 void execute_program(ProgramHandle& program, const std::string& backend_name,
                      const std::vector<TensorView>& inputs, std::vector<OutputBuffer>& outputs);
@@ -45,8 +44,7 @@ class MlxBackend final : public BackendInterface {
   int device_count() const override { return info_.device_count; }
   const BackendInfo::PropertyMap& device_info(int device_index) const override;
 
-  std::unique_ptr<ProgramHandle> load_program(const std::vector<int>& device_indices,
-                                              const uint8_t* payload, size_t size,
+  std::unique_ptr<ProgramHandle> load_program(int device_index, const uint8_t* payload, size_t size,
                                               const ConstantResolver& constants) override;
   void execute(ProgramHandle& program, const std::vector<TensorView>& inputs,
                std::vector<OutputBuffer>& outputs) override;

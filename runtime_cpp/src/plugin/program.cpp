@@ -63,60 +63,6 @@ bool op_logging_enabled() {
 #endif
 }
 
-// A stream of `device` besides its default one: the `ordinal`-th (from 1).
-// MLX's streams belong to a thread, so this is a thread-local stream, resolved
-// in the thread that runs the program. Shared by every program, since MLX
-// never frees a stream (on the CPU each one has a thread of its own): loading
-// a program again reuses its streams.
-mx::ThreadLocalStream extra_stream(mx::Device device, int ordinal) {
-  static std::mutex mu;
-  static std::map<std::tuple<int, int, int>, mx::ThreadLocalStream> streams;
-  std::lock_guard<std::mutex> lock(mu);
-  auto key = std::make_tuple(static_cast<int>(device.type), device.index, ordinal);
-  auto it = streams.find(key);
-  if (it == streams.end()) it = streams.emplace(key, mx::new_thread_local_stream(device)).first;
-  return it->second;
-}
-
-// Where the instructions of one device of a program's group run: the device's
-// default stream (of the calling thread), or another stream of that device.
-struct Placement {
-  mx::Device device;
-  std::optional<mx::ThreadLocalStream> extra;
-};
-
-// How many devices the program's instructions are placed on.
-size_t devices_used(const MLXGraph& graph) {
-  size_t used = 1;
-  for (const auto& chain : graph.instruction_chains) {
-    for (const auto& instr : chain.instructions) {
-      used = std::max(used, static_cast<size_t>(instr.device) + 1);
-    }
-  }
-  return used;
-}
-
-// The device group for a program placed on `used` devices: as given, or one
-// device and the `used - 1` after it.
-std::vector<int> device_group(const std::vector<int>& given, size_t used, DeviceSpace space) {
-  if (given.size() == used) return given;
-  std::string type = space.type == mx::Device::gpu ? "gpu" : "cpu";
-  if (given.size() == 1) {
-    if (given[0] + used <= static_cast<size_t>(space.count)) {
-      std::vector<int> group;
-      for (size_t k = 0; k < used; ++k) group.push_back(given[0] + static_cast<int>(k));
-      return group;
-    }
-    throw LoadError("the program is split over " + std::to_string(used) + " devices, and " + type +
-                    ":" + std::to_string(given[0]) + " and the " + std::to_string(used - 1) +
-                    " after it are not all here (" + std::to_string(space.count) + " " + type +
-                    " device(s)): load it on a device group of " + std::to_string(used) +
-                    ", e.g. \"" + type + ":0," + type + ":0\" to run every part on one device");
-  }
-  throw LoadError("the program is split over " + std::to_string(used) +
-                  " device(s), and the device group given has " + std::to_string(given.size()));
-}
-
 // State the methods of one ExecuTorch program share: a mutable buffer whose
 // name starts with kSharedStatePrefix is one cell for every program loaded
 // with that name (in this plugin), so what one method writes (Whisper's
@@ -160,16 +106,13 @@ bool is_shared_state(const std::string& name) {
 
 class MlxProgram final : public ProgramHandle {
  public:
-  MlxProgram(std::string backend, DeviceSpace space, std::vector<int> device_indices)
-      : backend_(std::move(backend)),
-        space_(space),
-        device_indices_(std::move(device_indices)),
-        device_(space.type, device_indices_.front()) {}
+  MlxProgram(std::string backend, DeviceSpace space, int device_index)
+      : backend_(std::move(backend)), device_(space.type, device_index) {}
 
   size_t num_inputs() const override { return graph_.input_map.size(); }
   size_t num_outputs() const override { return graph_.output_map.size(); }
   const std::string& backend_name() const override { return backend_; }
-  int device_index() const override { return device_indices_.front(); }
+  int device_index() const override { return device_.index; }
 
   void load(const uint8_t* payload, size_t size, const ConstantResolver& constants);
   void execute(const std::vector<TensorView>& inputs, std::vector<OutputBuffer>& outputs);
@@ -177,8 +120,6 @@ class MlxProgram final : public ProgramHandle {
  private:
   void validate() const;
   void check_sub_chains() const;
-  void place_on_devices();
-  void resolve_streams();
   void run_chain(uint32_t chain);
   void run_instructions(uint32_t chain, size_t begin, size_t end);
   void plan_compiled_chains();
@@ -186,11 +127,7 @@ class MlxProgram final : public ProgramHandle {
   void write_output(const SlotRef& ref, OutputBuffer& out, size_t position);
 
   std::string backend_;
-  DeviceSpace space_;
-  std::vector<int> device_indices_;          // the device group, one per device the program uses
-  mx::Device device_;                        // the group's first device
-  std::vector<Placement> placements_;        // one per device of the group
-  std::vector<mx::StreamOrDevice> streams_;  // of placements_, in the running thread
+  mx::Device device_;  // its default stream, of the thread that runs the program
   MLXGraph graph_;
   ExecutionState state_;
   // With compilation on: each chain's steps, and the segments they run.
@@ -282,7 +219,6 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
   graph_ = mlxd::load_program(reinterpret_cast<const uint8_t*>(aligned.data()), fb_size);
   state_.bind(graph_);
   validate();
-  place_on_devices();
   state_.set_chain_runner([this](uint32_t chain) { run_chain(chain); });
 
   // Constants from the host's named data, wrapped without a copy where the
@@ -346,7 +282,6 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
     log::write(log::Level::info, backend_ + ": the program runs instruction by instruction");
   }
   if (graph_.init_chain >= 0) {
-    resolve_streams();
     state_.reset();
     run_chain(static_cast<uint32_t>(graph_.init_chain));
   }
@@ -355,35 +290,6 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
     persistent.push_back(state_.tensor(Tid{first_mutable + i}));
   }
   if (!persistent.empty()) mx::eval(persistent);
-}
-
-// Each device of the group runs its instructions on a stream of its own: the
-// device's default stream, or another one of the same device when the group
-// names a device again.
-void MlxProgram::place_on_devices() {
-  device_indices_ = device_group(device_indices_, devices_used(graph_), space_);
-  std::string names;
-  for (size_t k = 0; k < device_indices_.size(); ++k) {
-    int index = device_indices_[k];
-    int ordinal =
-        static_cast<int>(std::count(device_indices_.begin(), device_indices_.begin() + k, index));
-    mx::Device device(space_.type, index);
-    placements_.push_back({device, std::nullopt});
-    if (ordinal > 0) placements_.back().extra = extra_stream(device, ordinal);
-    if (k > 0) names += ',';
-    names += std::to_string(index);
-  }
-  if (device_indices_.size() > 1) {
-    log::write(log::Level::info, backend_ + ": the program is split over devices " + names);
-  }
-}
-
-void MlxProgram::resolve_streams() {
-  streams_.clear();
-  for (const Placement& p : placements_) {
-    streams_.push_back(p.extra ? mx::StreamOrDevice(mx::stream_from_thread_local_stream(*p.extra))
-                               : mx::StreamOrDevice(p.device));
-  }
 }
 
 void MlxProgram::plan_compiled_chains() {
@@ -426,7 +332,7 @@ void MlxProgram::run_instructions(uint32_t chain, size_t begin, size_t end) {
   for (size_t i = begin; i < end; ++i) {
     const Instruction& instr = instructions[i];
     try {
-      dispatch(instr, state_, streams_[instr.device]);
+      dispatch(instr, state_, device_);
     } catch (const std::exception& e) {
       throw std::runtime_error(backend_ + ": instruction " + std::to_string(i) + " of chain " +
                                std::to_string(chain) + " (" + op_name(instr.op) + "): " + e.what());
@@ -576,7 +482,6 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   bool timed = log::enabled(log::Level::debug);
   auto start = clock::now();
   state_.reset();
-  resolve_streams();
   for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
   run_chain(graph_.main_chain);
   auto built = clock::now();
@@ -610,10 +515,9 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
 }  // namespace
 
 std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name, DeviceSpace devices,
-                                            const std::vector<int>& device_indices,
-                                            const uint8_t* payload, size_t size,
+                                            int device_index, const uint8_t* payload, size_t size,
                                             const ConstantResolver& constants) {
-  auto program = std::make_unique<MlxProgram>(backend_name, devices, device_indices);
+  auto program = std::make_unique<MlxProgram>(backend_name, devices, device_index);
   try {
     program->load(payload, size, constants);
   } catch (const LoadError& e) {

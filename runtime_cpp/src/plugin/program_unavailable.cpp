@@ -6,9 +6,8 @@
 
 namespace mlxd::plugin {
 
-std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name, DeviceSpace,
-                                            const std::vector<int>&, const uint8_t*, size_t,
-                                            const ConstantResolver&) {
+std::unique_ptr<ProgramHandle> load_program(const std::string& backend_name, DeviceSpace, int,
+                                            const uint8_t*, size_t, const ConstantResolver&) {
   throw std::runtime_error(backend_name +
                            ": this plugin was built without the generated IR loader "
                            "(generated/cpp/mlx_program.h was missing); rebuild the runtime");

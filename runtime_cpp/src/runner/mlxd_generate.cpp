@@ -4,7 +4,7 @@
 //
 //   mlxd-generate MODEL.pte --prompt-ids "1 72 9" [--max-new-tokens N]
 //                 [--temperature T] [--top-p P] [--seed S] [--device D] [--ignore-eos]
-//                 [--warmup N]
+//                 [--warmup N] [--tp N]
 //
 // Token ids in and out: pytorch-tokenizers' C++ library cannot be built here
 // (its pip package ships headers and a Python extension, no sources), so the
@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "ranks.h"
 #include "runner_common.h"
 
 extern "C" int mlxd_delegate_registered(void);
@@ -40,13 +41,18 @@ constexpr const char* kUsage =
     "usage: mlxd-generate MODEL.pte --prompt-ids \"ID ID ...\" [--max-new-tokens N]\n"
     "                     [--temperature T] [--top-p P] [--seed S] [--device D]\n"
     "                     [--ignore-eos] [--warmup N] [--prefill-chunk N] [--data FILE.ptd]\n"
+    "                     [--tp N]\n"
     "\n"
     "Generates from a .pte of `python -m mlx_delegate.llm export` (sampling runs in\n"
     "the program; temperature 0 is greedy). Prints the new token ids as they come,\n"
     "then time to first token, prefill and decode tokens/s. --warmup N runs N short\n"
     "untimed generations first (kernels built, memory pooled). The weights come from\n"
     "--data, or from the MODEL.ptd beside MODEL.pte when there is one. The prompt\n"
-    "goes in chunks of --prefill-chunk tokens (default 512; 0: all at once).\n";
+    "goes in chunks of --prefill-chunk tokens (default 512; 0: all at once).\n"
+    "--tp N runs a program exported with --tp N as N processes, one a device (ring\n"
+    "on the CPU, NCCL on GPUs), each with its MODEL.rankR-of-N.ptd; a process that\n"
+    "finds MLX_RANK (and MLX_WORLD_SIZE or MLX_HOSTFILE) set joins as that rank.\n"
+    "Only rank 0 prints.\n";
 
 struct Options {
   std::string model;
@@ -60,6 +66,7 @@ struct Options {
   bool ignore_eos = false;
   int warmup = 0;
   int prefill_chunk = 512;
+  int tp = 1;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -91,11 +98,11 @@ std::vector<int64_t> parse_ids(const char* text) {
   return ids;
 }
 
-// MODEL.ptd beside MODEL.pte (what `llm export` writes), or "" when there is none.
-std::string data_beside(const std::string& model) {
-  std::filesystem::path data(model);
-  data.replace_extension(".ptd");
-  return std::filesystem::exists(data) ? data.string() : "";
+// The data file `llm export` writes beside MODEL.pte for rank `r`, or "" when
+// there is none.
+std::string data_beside(const std::string& model, mlxd::runner::Rank r) {
+  std::string data = mlxd::runner::rank_data_path(model, r);
+  return std::filesystem::exists(data) ? data : "";
 }
 
 Options parse_args(int argc, char** argv) {
@@ -127,6 +134,8 @@ Options parse_args(int argc, char** argv) {
       o.warmup = static_cast<int>(parse_number(a, value("--warmup"), 0, 1000));
     } else if (a == "--prefill-chunk") {
       o.prefill_chunk = static_cast<int>(parse_number(a, value("--prefill-chunk"), 0, 1e7));
+    } else if (a == "--tp") {
+      o.tp = static_cast<int>(parse_number(a, value("--tp"), 1, 1 << 16));
     } else if (a == "--data") {
       o.data = value("--data");
     } else if (a == "--ignore-eos") {
@@ -141,7 +150,6 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.model.empty()) usage_error("no model given");
   if (!have_prompt) usage_error("--prompt-ids is required");
-  if (o.data.empty()) o.data = data_beside(o.model);
   return o;
 }
 
@@ -166,6 +174,7 @@ class Program {
         options_(o) {
     et::Error err = module_.load();
     if (err != et::Error::Ok) throw std::runtime_error(fail("loading " + o.model, err));
+    check_ranks(o);
     mlxd::runner::load_method(module_, "forward", o.device, o.model);
     max_seq_len_ = constant_ints(module_, "get_max_seq_len")[0];
     for (int64_t id : constant_ints(module_, "get_eos_ids")) {
@@ -174,6 +183,20 @@ class Program {
   }
 
   int64_t max_seq_len() const { return max_seq_len_; }
+
+  // A program exported for N ranks runs in a group of N processes only.
+  void check_ranks(const Options& o) {
+    auto names = module_.method_names();
+    if (!names.ok() || names.get().count("get_tp_size") == 0) return;  // older: one rank
+    int64_t ranks = constant_ints(module_, "get_tp_size")[0];
+    auto joined = mlxd::runner::rank_of_environment();
+    int64_t group = joined ? joined->ranks : 1;
+    if (ranks != group) {
+      throw std::runtime_error(o.model + " is a program for " + std::to_string(ranks) +
+                               " ranks, this process is one of " + std::to_string(group) +
+                               ": mlxd-generate --tp " + std::to_string(ranks));
+    }
+  }
   bool is_eos(int64_t id) const { return eos_.count(id) != 0; }
 
   // Runs `tokens` at cache position `pos`; returns the sampled next token.
@@ -274,6 +297,15 @@ int run(const Options& o) {
 int main(int argc, char** argv) {
   Options o = parse_args(argc, argv);
   try {
+    auto joined = mlxd::runner::rank_of_environment();
+    if (o.tp > 1 && !joined) {  // start the ranks, each runs this command
+      return mlxd::runner::start_ranks(argv, o.tp, mlxd::runner::default_backend(o.device),
+                                       "mlxd-generate");
+    }
+    mlxd::runner::Rank rank = joined.value_or(mlxd::runner::Rank{});
+    mlxd::runner::quiet_unless_rank_zero(rank);
+    if (joined && o.device == "gpu") o.device = "gpu:0";  // a GPU a rank
+    if (o.data.empty()) o.data = data_beside(o.model, rank);
     return run(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mlxd-generate: %s\n", e.what());

@@ -172,27 +172,6 @@ def test_ignore_eos_generates_past_an_end_of_sequence(llama):
     assert f"decode: {new_tokens - 1} tokens" in stdout
 
 
-def test_an_llm_split_over_two_streams_generates_the_same_tokens(llama):
-    """`export --split-mlps 2` (tensor-parallel MLPs) run on the CPU's device
-    group cpu:0,cpu:0: greedy tokens as transformers' generate gives them."""
-    directory, model, _ = llama
-    pte = directory / "split.pte"
-    out = _cli(
-        "export", "--model", str(directory), "--max-seq-len", "128", "--split-mlps", "2",
-        "-o", str(pte),
-    )  # fmt: skip
-    assert "1 MLX delegate(s)" in out and "outside" not in out, out
-    assert {i.device for i in main_instructions(pte.read_bytes())} == {0, 1}
-    stdout = _cli(
-        "generate", str(pte), "--tokenizer", str(directory), "--prompt", PROMPT,
-        "--max-new-tokens", "32", "--ids", "--device", "cpu:0,cpu:0",
-    )  # fmt: skip
-    prompt = torch.tensor([_prompt_ids(directory)])
-    with torch.no_grad():
-        theirs = model.generate(prompt, do_sample=False, max_new_tokens=32)
-    assert _generated_ids(stdout) == theirs[0, prompt.shape[1] :].tolist()
-
-
 def test_sampling_in_the_program_matches_eager(llama):
     """Temperature and top-p sampling inside the delegate picks the tokens the
     same sampler picks in eager PyTorch from the same random numbers."""

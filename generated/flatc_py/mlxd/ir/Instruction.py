@@ -45,19 +45,8 @@ class Instruction(object):
             return obj
         return None
 
-    # Which device of the program's device group runs the instruction: its
-    # position in the group the program is loaded on (e.g. "gpu:0,gpu:1"). A
-    # tensor-parallel split puts each shard's instructions on its own device;
-    # everything else runs on the group's first device, 0.
-    # Instruction
-    def Device(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
-        return 0
-
 def InstructionStart(builder):
-    builder.StartObject(3)
+    builder.StartObject(2)
 
 def Start(builder):
     InstructionStart(builder)
@@ -73,12 +62,6 @@ def InstructionAddOp(builder, op):
 
 def AddOp(builder, op):
     InstructionAddOp(builder, op)
-
-def InstructionAddDevice(builder, device):
-    builder.PrependUint8Slot(2, device, 0)
-
-def AddDevice(builder, device):
-    InstructionAddDevice(builder, device)
 
 def InstructionEnd(builder):
     return builder.EndObject()

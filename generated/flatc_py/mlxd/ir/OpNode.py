@@ -134,3 +134,5 @@ class OpNode(object):
     GatherQMMNode = 128
     ScatterNode = 129
     SampleNode = 130
+    AllSumNode = 131
+    AllGatherNode = 132

@@ -1,0 +1,221 @@
+"""Tensor parallelism, Megatron-style: a model split over `ways` processes, one
+per device, summed through the program's collectives (mlx_delegate.collectives).
+
+Each rank holds its share of every layer:
+- attention: its `heads / ways` query heads and `kv heads / ways` key-value
+  heads (their rows of q, k and v, their KV cache), and the matching columns
+  of the output projection;
+- MLP: its `1 / ways` of the hidden units (rows of gate and up, columns of
+  down); a mixture of experts splits each expert's hidden units the same way
+  (and its shared experts'), the router being replicated;
+- one all_sum after the attention and one after the MLP (or experts) adds the
+  ranks' partial outputs; a row-parallel projection's bias is rank 0's alone.
+The embedding, the norms and the LM head are replicated: the simplest split,
+with no collective on the logits (splitting the LM head would add an
+all_gather of the vocabulary a step).
+
+One program serves every rank: the ranks' shapes are equal, so the graph is
+the same and only the weights differ. The export writes the `.pte` once and
+one data file per rank (`data_path(pte, rank, ways)`), each holding that
+rank's shards and the replicated weights, so a rank (a host) reads its own
+file and nothing of the others'. Programs per rank would repeat the program
+`ways` times and export it `ways` times for nothing.
+
+The sharding is shapes and data alone: the rank's model is our DecoderLM built
+from the config with heads and hidden units divided (`shard_config`), and
+`RankLoads` reads each weight's rank slice from the checkpoint's load."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Callable, Optional
+
+import torch
+from torch import nn
+
+from ..collectives import all_sum
+from .config import DecoderConfig
+from .model import DecoderLM
+
+# Row-parallel projections: their inputs are split, their outputs summed, so
+# their bias is added by rank 0 alone.
+ROW_PARALLEL_BIASES = ("attn.o.bias", "mlp.down.bias", "mlp.shared.down.bias")
+# A stack of experts' gate and up projections side by side: each half is split.
+GATE_UP_STACK = "mlp.experts.gate_up_proj"
+
+
+class TensorParallelError(ValueError):
+    """A model that does not split `ways` ways."""
+
+
+def data_path(pte: Path, rank: int, ways: int) -> Path:
+    """The data file of `rank` of a program exported for `ways` ranks (one
+    rank: the `.ptd` beside the `.pte`)."""
+    if ways == 1:
+        return Path(pte).with_suffix(".ptd")
+    return Path(pte).with_suffix(f".rank{rank}-of-{ways}.ptd")
+
+
+def rank_data_path(pte: Path) -> Optional[Path]:
+    """The data file of this process's rank (the standard MLX variables; none
+    set: rank 0 of 1), if it exists."""
+    from .launch import rank_of_environment
+
+    rank, ways = rank_of_environment() or (0, 1)
+    path = data_path(pte, rank, ways)
+    return path if path.exists() else None
+
+
+def check_ranks(pte: Path, ways: int) -> None:
+    """Refuses to run a program made for `ways` ranks in a group of another size."""
+    from .launch import rank_of_environment
+
+    _, ranks = rank_of_environment() or (0, 1)
+    if ways != ranks:
+        raise TensorParallelError(
+            f"{pte} is a program for {ways} ranks, this process is one of {ranks}: "
+            f"generate --tp {ways}"
+        )
+
+
+def shard_config(c: DecoderConfig, ways: int) -> DecoderConfig:
+    """`c` with the heads and hidden units of one rank of `ways`."""
+    if c.latent_attention is not None:
+        raise TensorParallelError(f"{c.family}: latent attention does not split yet")
+    _check_divides(c.family, "attention heads", c.num_heads, ways)
+    _check_divides(c.family, "key-value heads", c.num_kv_heads, ways)
+    _check_divides(c.family, "MLP hidden units", c.intermediate_size, ways)
+    moe = c.moe
+    if moe is not None:
+        _check_divides(c.family, "expert hidden units", moe.expert_intermediate_size, ways)
+        _check_divides(c.family, "shared expert hidden units", moe.shared_intermediate_size, ways)
+        moe = dataclasses.replace(
+            moe,
+            expert_intermediate_size=moe.expert_intermediate_size // ways,
+            shared_intermediate_size=moe.shared_intermediate_size // ways,
+        )
+    return dataclasses.replace(
+        c,
+        num_heads=c.num_heads // ways,
+        num_kv_heads=c.num_kv_heads // ways,
+        intermediate_size=c.intermediate_size // ways,
+        moe=moe,
+    )
+
+
+def _check_divides(family: str, what: str, count: int, ways: int) -> None:
+    if count % ways:
+        raise TensorParallelError(f"{family}: {count} {what} do not split {ways} ways")
+
+
+@dataclasses.dataclass(frozen=True)
+class Sharding:
+    """How the weights of a model split over `ways` ranks: each parameter's
+    shape whole and in one rank's model (read before any quantization)."""
+
+    ways: int
+    full: dict[str, torch.Size]
+    part: dict[str, torch.Size]
+
+    def loads(self, loads: dict[str, Load], rank: int) -> dict[str, Load]:
+        """The loads of `rank`'s weights: each full load sliced where the
+        rank's shape is smaller (along the one axis that differs), rank 0's
+        alone for a row-parallel bias (zeros elsewhere), the load itself for
+        a replicated weight."""
+        return {name: self._load(name, load, rank) for name, load in loads.items()}
+
+    def _load(self, name: str, load: Load, rank: int) -> Load:
+        full, part = self.full[name], self.part[name]
+        if name.endswith(ROW_PARALLEL_BIASES) and rank > 0:
+            return lambda: torch.zeros_like(load())  # small: read for its dtype
+        differ = [d for d in range(len(full)) if full[d] != part[d]]
+        if not differ:
+            return load
+        if len(differ) != 1 or full[differ[0]] != part[differ[0]] * self.ways:
+            raise TensorParallelError(f"{name}: cannot split {tuple(full)} {self.ways} ways")
+        halves = 2 if name.endswith(GATE_UP_STACK) else 1
+        return SlicedLoad(load, Slice(differ[0], rank, self.ways, halves), full[0])
+
+
+def shard_model(model: DecoderLM, ways: int) -> tuple[DecoderLM, Sharding]:
+    """The model of one rank of `ways` (the same for every rank), on the meta
+    device like `model` (from `checkpoint.build`), its attention's and MLP's
+    partial outputs summed over the ranks; and how the weights split."""
+    weight = model.embed.weight
+    inv_freq = model.inv_freq if model.c.uses_rope else None
+    with torch.device("meta"):
+        config = shard_config(model.c, ways)
+        rank = DecoderLM(config, model.max_seq_len, inv_freq, model.rope_scaling)
+    rank = rank.to(weight.dtype).eval()
+    if model.lm_head.weight is weight:  # tied: stored once, as checkpoint.build does
+        rank.lm_head.weight = rank.embed.weight
+    for block in rank.layers:
+        block.attn.register_forward_hook(_summed_over(ways))
+        block.mlp.register_forward_hook(_summed_over(ways))
+    return rank, Sharding(ways, _shapes(model), _shapes(rank))
+
+
+def _summed_over(ways: int):
+    def hook(module: nn.Module, inputs, out: torch.Tensor) -> torch.Tensor:
+        return all_sum(out, ways)
+
+    return hook
+
+
+def _shapes(model: nn.Module) -> dict[str, torch.Size]:
+    return {n: p.shape for n, p in model.named_parameters(remove_duplicate=False)}
+
+
+Load = Callable[[], torch.Tensor]
+
+
+@dataclasses.dataclass(frozen=True)
+class Slice:
+    """The rank's part of a weight: along `dim`, the `rank`-th of `ways`
+    equal blocks of each of `halves` equal halves (2: a stack of gate and up
+    projections side by side)."""
+
+    dim: int
+    rank: int
+    ways: int
+    halves: int = 1
+
+    def of(self, tensor: torch.Tensor) -> torch.Tensor:
+        parts = tensor.chunk(self.halves, dim=self.dim)
+        mine = [p.chunk(self.ways, dim=self.dim)[self.rank] for p in parts]
+        return torch.cat(mine, self.dim).contiguous()
+
+    def rows(self, size: int) -> Optional[tuple[int, int]]:
+        """The rank's range of first-axis rows of `size`, when it is one."""
+        if self.dim != 0 or self.halves != 1:
+            return None
+        return self.rank * size // self.ways, (self.rank + 1) * size // self.ways
+
+
+@dataclasses.dataclass(frozen=True)
+class SlicedLoad:
+    """A rank's slice of a checkpoint load. It keeps `rows` (a range of
+    first-axis rows read without the rest), which a quantized export reads
+    a large weight by, and reads only the rank's rows of a row-split one."""
+
+    load: Load
+    slice: Slice
+    full_rows: int
+
+    def __call__(self) -> torch.Tensor:
+        span = self.slice.rows(self.full_rows)
+        return self._read(*span) if span else self.slice.of(self.load())
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        span = self.slice.rows(self.full_rows)
+        if span:
+            return self._read(span[0] + start, span[0] + stop)
+        if self.slice.dim == 0:
+            return self()[start:stop]
+        return self.slice.of(self._read(start, stop))
+
+    def _read(self, start: int, stop: int) -> torch.Tensor:
+        if hasattr(self.load, "rows"):
+            return self.load.rows(start, stop)
+        return self.load()[start:stop]
