@@ -322,6 +322,6 @@ def test_the_compile_spec_switches_compiled_chains_off():
 def test_the_device_goes_into_the_compile_spec():
     specs = MLXPartitioner(device="gpu:1").delegation_spec.compile_specs
     assert [(s.key, s.value) for s in specs] == [("device", b"gpu:1")]
-    for bad in ("cuda:1", "gpu:", "gpu:-1", "gpu1"):
-        with pytest.raises(ValueError, match="expected cpu, gpu, cpu:N, gpu:N, auto, or a group"):
+    for bad in ("cuda:1", "gpu:", "gpu:-1", "gpu1", "gpu:0,gpu:1"):
+        with pytest.raises(ValueError, match=r"expected cpu, gpu, cpu:N, gpu:N or auto .*llm --tp"):
             MLXPartitioner(device=bad)
