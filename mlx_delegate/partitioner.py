@@ -22,6 +22,7 @@ from ._logging import debug, debug_enabled
 from .builder import ProgramBuilder, target_key
 from .ops import default_registry
 from .passes import rewrite_non_core_ops
+from .run_ahead import RunAhead
 from .shared_state import SharedState
 from .preprocess import BACKEND_ID, COMPILE_SPEC
 
@@ -39,11 +40,14 @@ class MLXPartitioner(Partitioner):
         device: Optional[str] = None,
         compile: Optional[bool] = None,
         shared_state: Optional[SharedState] = None,
+        run_ahead: Optional[RunAhead] = None,
     ):
         """`device`: where the program runs ("cpu", "gpu:0"; the best backend
         when unset). `compile=False` runs the program instruction by
         instruction instead of as compiled functions (for debugging; the
-        results are the same)."""
+        results are the same). `run_ahead`: the next call the program
+        predicts, which the runtime starts before this one returns
+        (`run_ahead.py`)."""
         specs = list(compile_specs or [])
         if device is not None:
             if not _DEVICE.fullmatch(device):
@@ -57,6 +61,8 @@ class MLXPartitioner(Partitioner):
             specs.append(CompileSpec(COMPILE_SPEC, b"1" if compile else b"0"))
         if shared_state is not None:
             specs.append(shared_state.compile_spec())
+        if run_ahead is not None:
+            specs.append(run_ahead.compile_spec())
         super().__init__()
         self.delegation_spec = DelegationSpec(BACKEND_ID, specs)
 

@@ -16,6 +16,7 @@ from .builder.deferred import DeferredConstant, active_session
 from .ops import default_registry
 from .passes.lowered import DEFAULT_PASSES
 from .passes.reinplace import reinplace
+from .run_ahead import RunAhead
 from .serialization import BACKEND_ID, serialize
 from .shared_state import SharedState
 
@@ -37,6 +38,11 @@ class MLXDelegateBackend(BackendDetails):
             shared_state=SharedState.from_compile_specs(compile_specs),
         ).build()
         built.graph.compile_chains = _compile_chains(compile_specs)
+        run_ahead = RunAhead.from_compile_specs(compile_specs)
+        if run_ahead is not None:
+            built.graph.run_ahead = run_ahead.resolve(
+                edge_program.graph_signature.user_inputs, len(built.graph.output_map)
+            )
         payload = serialize(built.graph)
         store, session = NamedDataStore(), active_session()
         for key, data in built.constants.items():

@@ -3088,6 +3088,23 @@ InstructionChain load_InstructionChain(const ::mlxd::ir::InstructionChain* fb) {
   return out;
 }
 
+RunAhead load_RunAhead(const ::mlxd::ir::RunAhead* fb) {
+  RunAhead out;
+  if (const auto* values = fb->fed_inputs()) {
+    out.fed_inputs.reserve(values->size());
+    for (auto e : *values) out.fed_inputs.push_back(e);
+  }
+  if (const auto* values = fb->fed_from_outputs()) {
+    out.fed_from_outputs.reserve(values->size());
+    for (auto e : *values) out.fed_from_outputs.push_back(e);
+  }
+  if (const auto* values = fb->advanced_inputs()) {
+    out.advanced_inputs.reserve(values->size());
+    for (auto e : *values) out.advanced_inputs.push_back(e);
+  }
+  return out;
+}
+
 MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
   MLXGraph out;
   out.version = fb->version();
@@ -3124,6 +3141,7 @@ MLXGraph load_MLXGraph(const ::mlxd::ir::MLXGraph* fb) {
     for (auto e : *values) out.tensor_meta.push_back(load_TensorMeta(e));
   }
   out.compile_chains = fb->compile_chains();
+  if (const auto* value = fb->run_ahead()) out.run_ahead = load_RunAhead(value);
   return out;
 }
 
@@ -3273,6 +3291,7 @@ static void write_json(std::string& out, const AllSumNode& value);
 static void write_json(std::string& out, const AllGatherNode& value);
 static void write_json(std::string& out, const Instruction& value);
 static void write_json(std::string& out, const InstructionChain& value);
+static void write_json(std::string& out, const RunAhead& value);
 static void write_json(std::string& out, const MLXGraph& value);
 
 static void write_json(std::string& out, const Tid& value) {
@@ -4957,6 +4976,17 @@ static void write_json(std::string& out, const InstructionChain& value) {
   out += '}';
 }
 
+static void write_json(std::string& out, const RunAhead& value) {
+  out += '{';
+  out += "\"fed_inputs\":";
+  write_json(out, value.fed_inputs);
+  out += ",\"fed_from_outputs\":";
+  write_json(out, value.fed_from_outputs);
+  out += ",\"advanced_inputs\":";
+  write_json(out, value.advanced_inputs);
+  out += '}';
+}
+
 static void write_json(std::string& out, const MLXGraph& value) {
   out += '{';
   out += "\"version\":";
@@ -4991,6 +5021,8 @@ static void write_json(std::string& out, const MLXGraph& value) {
   write_json(out, value.tensor_meta);
   out += ",\"compile_chains\":";
   write_json(out, value.compile_chains);
+  out += ",\"run_ahead\":";
+  write_json(out, value.run_ahead);
   out += '}';
 }
 

@@ -1060,6 +1060,12 @@ struct AllGatherNode {
   Tid out;
 };
 
+struct RunAhead {
+  std::vector<uint32_t> fed_inputs;
+  std::vector<uint32_t> fed_from_outputs;
+  std::vector<uint32_t> advanced_inputs;
+};
+
 using NodeVariant = std::variant<
     AddNode, SubtractNode, MultiplyNode, DivideNode, PowerNode, MaximumNode, MinimumNode, EqualNode,
     NotEqualNode, LessNode, LessEqualNode, GreaterNode, GreaterEqualNode, LogicalAndNode,
@@ -1106,6 +1112,7 @@ struct MLXGraph {
   std::vector<NamedSlot> named_slots;
   std::vector<TensorMeta> tensor_meta;
   bool compile_chains{};
+  std::optional<RunAhead> run_ahead;
 };
 
 /// Verifies `size` bytes at `data` as a `MLXGraph` FlatBuffer and loads it.

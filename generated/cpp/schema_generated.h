@@ -442,6 +442,9 @@ struct InstructionChainBuilder;
 struct MLXGraph;
 struct MLXGraphBuilder;
 
+struct RunAhead;
+struct RunAheadBuilder;
+
 struct PayloadHeader;
 
 enum DType : int8_t {
@@ -13056,7 +13059,8 @@ struct MLXGraph FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
     VT_MUTABLE_BUFFER_MAP = 28,
     VT_NAMED_SLOTS = 30,
     VT_TENSOR_META = 32,
-    VT_COMPILE_CHAINS = 34
+    VT_COMPILE_CHAINS = 34,
+    VT_RUN_AHEAD = 36
   };
   uint32_t version() const {
     return GetField<uint32_t>(VT_VERSION, 1);
@@ -13112,6 +13116,10 @@ struct MLXGraph FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   bool compile_chains() const {
     return GetField<uint8_t>(VT_COMPILE_CHAINS, 1) != 0;
   }
+  /// The call after this one, as the program predicts it; absent: no prediction.
+  const mlxd::ir::RunAhead *run_ahead() const {
+    return GetPointer<const mlxd::ir::RunAhead *>(VT_RUN_AHEAD);
+  }
   template <bool B = false>
   bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
     return VerifyTableStart(verifier) &&
@@ -13140,6 +13148,8 @@ struct MLXGraph FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
            verifier.VerifyVector(tensor_meta()) &&
            verifier.VerifyVectorOfTables(tensor_meta()) &&
            VerifyField<uint8_t>(verifier, VT_COMPILE_CHAINS, 1) &&
+           VerifyOffset(verifier, VT_RUN_AHEAD) &&
+           verifier.VerifyTable(run_ahead()) &&
            verifier.EndTable();
   }
 };
@@ -13196,6 +13206,9 @@ struct MLXGraphBuilder {
   void add_compile_chains(bool compile_chains) {
     fbb_.AddElement<uint8_t>(MLXGraph::VT_COMPILE_CHAINS, static_cast<uint8_t>(compile_chains), 1);
   }
+  void add_run_ahead(::flatbuffers::Offset<mlxd::ir::RunAhead> run_ahead) {
+    fbb_.AddOffset(MLXGraph::VT_RUN_AHEAD, run_ahead);
+  }
   explicit MLXGraphBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
         : fbb_(_fbb) {
     start_ = fbb_.StartTable();
@@ -13224,8 +13237,10 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraph(
     ::flatbuffers::Offset<::flatbuffers::Vector<const mlxd::ir::SlotRef *>> mutable_buffer_map = 0,
     ::flatbuffers::Offset<::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::NamedSlot>>> named_slots = 0,
     ::flatbuffers::Offset<::flatbuffers::Vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>>> tensor_meta = 0,
-    bool compile_chains = true) {
+    bool compile_chains = true,
+    ::flatbuffers::Offset<mlxd::ir::RunAhead> run_ahead = 0) {
   MLXGraphBuilder builder_(_fbb);
+  builder_.add_run_ahead(run_ahead);
   builder_.add_tensor_meta(tensor_meta);
   builder_.add_named_slots(named_slots);
   builder_.add_mutable_buffer_map(mutable_buffer_map);
@@ -13262,7 +13277,8 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraphDirect(
     const std::vector<mlxd::ir::SlotRef> *mutable_buffer_map = nullptr,
     const std::vector<::flatbuffers::Offset<mlxd::ir::NamedSlot>> *named_slots = nullptr,
     const std::vector<::flatbuffers::Offset<mlxd::ir::TensorMeta>> *tensor_meta = nullptr,
-    bool compile_chains = true) {
+    bool compile_chains = true,
+    ::flatbuffers::Offset<mlxd::ir::RunAhead> run_ahead = 0) {
   auto instruction_chains__ = instruction_chains ? _fbb.CreateVector<::flatbuffers::Offset<mlxd::ir::InstructionChain>>(*instruction_chains) : 0;
   auto input_map__ = input_map ? _fbb.CreateVectorOfStructs<mlxd::ir::SlotRef>(*input_map) : 0;
   auto output_map__ = output_map ? _fbb.CreateVectorOfStructs<mlxd::ir::SlotRef>(*output_map) : 0;
@@ -13286,7 +13302,106 @@ inline ::flatbuffers::Offset<MLXGraph> CreateMLXGraphDirect(
       mutable_buffer_map__,
       named_slots__,
       tensor_meta__,
-      compile_chains);
+      compile_chains,
+      run_ahead);
+}
+
+/// What a program says its next call will be, so that the runtime can build
+/// that call's graph and start it on the device before this call returns:
+/// the host's work for one call then overlaps the device's work for the one
+/// before (an LLM's decode step, where the host building a step's graph takes
+/// a quarter of the step). The next call's inputs are predicted from this
+/// one's: an input named in `fed_inputs` is this call's output at the same
+/// position of `fed_from_outputs`, reshaped to the input's shape with its one
+/// dynamic dimension taking the rest; an input in `advanced_inputs` (an
+/// integer, one element) is larger by the element count of the first fed
+/// input in this call (an LLM's position moves on by the tokens it took); every
+/// other input is the same. A call whose inputs differ from the prediction
+/// runs as usual, after the predicted one. So a program that declares this
+/// vouches that a predicted call's writes to its state are harmless when the
+/// prediction fails: an LLM writes its cache at the positions it is given, in
+/// order, and reads no position it has not written in this sequence.
+struct RunAhead FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
+  typedef RunAheadBuilder Builder;
+  enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+    VT_FED_INPUTS = 4,
+    VT_FED_FROM_OUTPUTS = 6,
+    VT_ADVANCED_INPUTS = 8
+  };
+  /// Input positions (of input_map) fed from this call's outputs.
+  const ::flatbuffers::Vector<uint32_t> *fed_inputs() const {
+    return GetPointer<const ::flatbuffers::Vector<uint32_t> *>(VT_FED_INPUTS);
+  }
+  /// For each fed input, the output position (of output_map) it takes.
+  const ::flatbuffers::Vector<uint32_t> *fed_from_outputs() const {
+    return GetPointer<const ::flatbuffers::Vector<uint32_t> *>(VT_FED_FROM_OUTPUTS);
+  }
+  /// Input positions that move on by the tokens this call took.
+  const ::flatbuffers::Vector<uint32_t> *advanced_inputs() const {
+    return GetPointer<const ::flatbuffers::Vector<uint32_t> *>(VT_ADVANCED_INPUTS);
+  }
+  template <bool B = false>
+  bool Verify(::flatbuffers::VerifierTemplate<B> &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyOffset(verifier, VT_FED_INPUTS) &&
+           verifier.VerifyVector(fed_inputs()) &&
+           VerifyOffset(verifier, VT_FED_FROM_OUTPUTS) &&
+           verifier.VerifyVector(fed_from_outputs()) &&
+           VerifyOffset(verifier, VT_ADVANCED_INPUTS) &&
+           verifier.VerifyVector(advanced_inputs()) &&
+           verifier.EndTable();
+  }
+};
+
+struct RunAheadBuilder {
+  typedef RunAhead Table;
+  ::flatbuffers::FlatBufferBuilder &fbb_;
+  ::flatbuffers::uoffset_t start_;
+  void add_fed_inputs(::flatbuffers::Offset<::flatbuffers::Vector<uint32_t>> fed_inputs) {
+    fbb_.AddOffset(RunAhead::VT_FED_INPUTS, fed_inputs);
+  }
+  void add_fed_from_outputs(::flatbuffers::Offset<::flatbuffers::Vector<uint32_t>> fed_from_outputs) {
+    fbb_.AddOffset(RunAhead::VT_FED_FROM_OUTPUTS, fed_from_outputs);
+  }
+  void add_advanced_inputs(::flatbuffers::Offset<::flatbuffers::Vector<uint32_t>> advanced_inputs) {
+    fbb_.AddOffset(RunAhead::VT_ADVANCED_INPUTS, advanced_inputs);
+  }
+  explicit RunAheadBuilder(::flatbuffers::FlatBufferBuilder &_fbb)
+        : fbb_(_fbb) {
+    start_ = fbb_.StartTable();
+  }
+  ::flatbuffers::Offset<RunAhead> Finish() {
+    const auto end = fbb_.EndTable(start_);
+    auto o = ::flatbuffers::Offset<RunAhead>(end);
+    return o;
+  }
+};
+
+inline ::flatbuffers::Offset<RunAhead> CreateRunAhead(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    ::flatbuffers::Offset<::flatbuffers::Vector<uint32_t>> fed_inputs = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<uint32_t>> fed_from_outputs = 0,
+    ::flatbuffers::Offset<::flatbuffers::Vector<uint32_t>> advanced_inputs = 0) {
+  RunAheadBuilder builder_(_fbb);
+  builder_.add_advanced_inputs(advanced_inputs);
+  builder_.add_fed_from_outputs(fed_from_outputs);
+  builder_.add_fed_inputs(fed_inputs);
+  return builder_.Finish();
+}
+
+inline ::flatbuffers::Offset<RunAhead> CreateRunAheadDirect(
+    ::flatbuffers::FlatBufferBuilder &_fbb,
+    const std::vector<uint32_t> *fed_inputs = nullptr,
+    const std::vector<uint32_t> *fed_from_outputs = nullptr,
+    const std::vector<uint32_t> *advanced_inputs = nullptr) {
+  auto fed_inputs__ = fed_inputs ? _fbb.CreateVector<uint32_t>(*fed_inputs) : 0;
+  auto fed_from_outputs__ = fed_from_outputs ? _fbb.CreateVector<uint32_t>(*fed_from_outputs) : 0;
+  auto advanced_inputs__ = advanced_inputs ? _fbb.CreateVector<uint32_t>(*advanced_inputs) : 0;
+  return mlxd::ir::CreateRunAhead(
+      _fbb,
+      fed_inputs__,
+      fed_from_outputs__,
+      advanced_inputs__);
 }
 
 template <bool B>

@@ -1596,6 +1596,35 @@ class MLXGraph:
     # `compile`). The results are the same either way, so a program without
     # the field keeps its meaning when compiled.
     compile_chains: bool = True
+    # The call after this one, as the program predicts it; absent: no prediction.
+    run_ahead: RunAhead | None = None
+
+
+# What a program says its next call will be, so that the runtime can build
+# that call's graph and start it on the device before this call returns:
+# the host's work for one call then overlaps the device's work for the one
+# before (an LLM's decode step, where the host building a step's graph takes
+# a quarter of the step). The next call's inputs are predicted from this
+# one's: an input named in `fed_inputs` is this call's output at the same
+# position of `fed_from_outputs`, reshaped to the input's shape with its one
+# dynamic dimension taking the rest; an input in `advanced_inputs` (an
+# integer, one element) is larger by the element count of the first fed
+# input in this call (an LLM's position moves on by the tokens it took); every
+# other input is the same. A call whose inputs differ from the prediction
+# runs as usual, after the predicted one. So a program that declares this
+# vouches that a predicted call's writes to its state are harmless when the
+# prediction fails: an LLM writes its cache at the positions it is given, in
+# order, and reads no position it has not written in this sequence.
+@_dataclasses.dataclass(kw_only=True)
+class RunAhead:
+    """table mlxd.ir.RunAhead"""
+
+    # Input positions (of input_map) fed from this call's outputs.
+    fed_inputs: list[int] | None = None
+    # For each fed input, the output position (of output_map) it takes.
+    fed_from_outputs: list[int] | None = None
+    # Input positions that move on by the tokens this call took.
+    advanced_inputs: list[int] | None = None
 
 
 # What ExecuTorch hands the delegate backend `backend_id` for one method: this
@@ -4903,7 +4932,8 @@ class Builders:
             if obj.tensor_meta is None
             else _offsets(builder, [self.build_TensorMeta(builder, x) for x in obj.tensor_meta])
         )
-        builder.StartObject(16)
+        o16 = None if obj.run_ahead is None else self.build_RunAhead(builder, obj.run_ahead)
+        builder.StartObject(17)
         builder.PrependUint32Slot(0, obj.version, 1)
         builder.PrependUint32Slot(1, obj.num_constant_tensors, 0)
         builder.PrependUint32Slot(2, obj.num_input_tensors, 0)
@@ -4925,7 +4955,31 @@ class Builders:
             builder.PrependUOffsetTRelativeSlot(13, o13, 0)
         if o14 is not None:
             builder.PrependUOffsetTRelativeSlot(14, o14, 0)
+        if o16 is not None:
+            builder.PrependUOffsetTRelativeSlot(16, o16, 0)
         builder.PrependBoolSlot(15, obj.compile_chains, True)
+        return builder.EndObject()
+
+    def build_RunAhead(self, builder, obj):
+        """Write table mlxd.ir.RunAhead; returns its offset."""
+        o0 = None if obj.fed_inputs is None else _scalars(builder, "I", 4, 4, obj.fed_inputs)
+        o1 = (
+            None
+            if obj.fed_from_outputs is None
+            else _scalars(builder, "I", 4, 4, obj.fed_from_outputs)
+        )
+        o2 = (
+            None
+            if obj.advanced_inputs is None
+            else _scalars(builder, "I", 4, 4, obj.advanced_inputs)
+        )
+        builder.StartObject(3)
+        if o0 is not None:
+            builder.PrependUOffsetTRelativeSlot(0, o0, 0)
+        if o1 is not None:
+            builder.PrependUOffsetTRelativeSlot(1, o1, 0)
+        if o2 is not None:
+            builder.PrependUOffsetTRelativeSlot(2, o2, 0)
         return builder.EndObject()
 
     def write_PayloadHeader(self, builder, obj):

@@ -35,7 +35,7 @@ from torch import nn
 from . import checkpoint, tensor_parallel
 from .model import quantize_kv_cache
 from .quantize import FLOAT_GROUPS, Quantization
-from .sampling import Generator
+from .sampling import NEXT_CALL, Generator
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 
@@ -133,7 +133,7 @@ def export_program(
             step("lower")
             edge = to_edge_transform_and_lower(
                 exported,
-                partitioner=[MLXPartitioner(device=device)],
+                partitioner=[MLXPartitioner(device=device, run_ahead=NEXT_CALL)],
                 constant_methods=_metadata(model, max_seq_len, tp),
                 compile_config=_edge_config(quantizer),
             )

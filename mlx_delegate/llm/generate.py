@@ -121,10 +121,16 @@ def generate_ids(
             f"the prompt ({len(prompt)} tokens) fills the cache ({program.max_seq_len})"
         )
     rng = random.Random(seed)
+
+    def uniform() -> float:
+        # Greedy decoding ignores it; a constant lets the runtime predict the
+        # next call and start it before this one returns (run_ahead.py).
+        return rng.random() if temperature > 0 else 0.0
+
     timings = timings if timings is not None else Timings()
     timings.prompt_tokens = len(prompt)
     start = time.perf_counter()
-    u = rng.random()
+    u = uniform()
     chunk = prefill_chunk or len(prompt)
     for begin in range(0, len(prompt), chunk):
         token = program.step(prompt[begin : begin + chunk], begin, temperature, top_p, u)
@@ -136,7 +142,7 @@ def generate_ids(
         if produced == min(max_new_tokens, budget) or (stop_at_eos and token in program.eos_ids):
             return
         start = time.perf_counter()
-        token = program.step([token], pos, temperature, top_p, rng.random())
+        token = program.step([token], pos, temperature, top_p, uniform())
         timings.decode_s += time.perf_counter() - start
         pos += 1
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from ..run_ahead import RunAhead
+
 
 def _top_p(logits, temperature, top_p, uniform) -> torch.Tensor:
     probs = torch.softmax(logits / temperature.clamp(min=1e-5), dim=-1)
@@ -56,3 +58,12 @@ class Generator(nn.Module):
 
     def forward(self, tokens, input_pos, temperature, top_p, uniform):
         return sample(self.model(tokens, input_pos), temperature, top_p, uniform)
+
+
+# The call after one of Generator's, as a decode loop makes it: the token it
+# returned, at the position moved on by the tokens it took, the sampling
+# inputs unchanged (a greedy loop passes a constant `uniform`). The runtime
+# starts that call before returning this one; the model writes its cache at
+# the positions given and attends to none it has not written, so a call that
+# was predicted wrongly (a new prompt) leaves nothing behind that is read.
+NEXT_CALL = RunAhead(fed=(("tokens", 0),), advanced=("input_pos",))

@@ -172,6 +172,42 @@ def test_mutable_buffer_persists_across_executions(backends):
     assert p3.run(x)[0].tolist() == [[1, 1], [1, 1]]
 
 
+def test_a_predicted_call_runs_ahead_and_a_wrong_prediction_runs_as_usual(backends):
+    """RunAhead: out = tokens + pos, the next tokens fed from out and pos moved
+    on by the tokens taken. Calls as predicted, calls against the prediction
+    (other tokens, another position, another shape) and calls after them all
+    give their own results; a program that says nothing of its next call is
+    not affected."""
+    tokens, pos = np.zeros((1, 2), np.int64), np.zeros(1, np.int64)
+    g = graph(
+        [
+            ir.AddNode(a=T(0), b=T(1), out=T(3)),
+            ir.SumNode(x=T(3), axes=[1], keepdims=False, out=T(2)),
+        ],
+        inputs=[tokens, pos],
+        n_temps=1,
+    )
+    g.tensor_meta[0].shape[1] = ir.IntOrVid(literal=-1)  # the tokens' length is dynamic
+    g.tensor_meta[2] = meta(pos)  # the output, fed back: its dtype is the tokens'
+    g.run_ahead = ir.RunAhead(fed_inputs=[0], fed_from_outputs=[0], advanced_inputs=[1])
+    program = backends.load_program(ir.encode(g), {})
+
+    def run(t, p):
+        (out,) = program.run(np.array([t], np.int64), np.array([p], np.int64))
+        assert out.tolist() == [sum(t) + p * len(t)]
+        return out.tolist()
+
+    out = run([3, 4], 0)  # a prompt of two tokens: next, (out) at position 2
+    for p in range(2, 8):  # as predicted: from the second on, each started by the last
+        out = run(out, p)
+    run([1], 2)  # other tokens at another position
+    run([1, 2, 3], 1)  # another shape
+    out = run([5], 0)
+    for p in range(1, 4):
+        out = run(out, p)
+    run(out, 9)  # the right tokens at another position
+
+
 def test_value_slots_dynamic_reshape_and_value_io(backends):
     # v0 = sym_size(x, 0); v1 = v0 * 2 (int_binary); out0 = reshape(x, [v1, -1]);
     # out1 = value v1; input 1 is a scalar value v2, out2 = full([v2], 7)
@@ -663,6 +699,10 @@ def test_malformed_payloads_are_rejected(backends):
         (dict(tensor_meta=[ir.TensorMeta()]), "1 tensor_meta entries for 2 tensor slots"),
         (dict(named_slots=[ir.NamedSlot(name="x", slot=T(1))]), "is a output slot"),
         (dict(num_temp_tensors=1 << 30), "tensor slots"),
+        (dict(run_ahead=ir.RunAhead(fed_inputs=[5], fed_from_outputs=[0])), "fed input 5 of 1"),
+        (dict(run_ahead=ir.RunAhead(fed_inputs=[0], fed_from_outputs=[3])), "output 3 of 1"),
+        (dict(run_ahead=ir.RunAhead(fed_inputs=[0], fed_from_outputs=[])), "1 fed inputs, 0"),
+        (dict(run_ahead=ir.RunAhead(advanced_inputs=[0])), "advanced input 0 is not an integer"),
     ]
     for overrides, message in semantic:
         with pytest.raises(backends.BackendError, match=message):

@@ -19,6 +19,7 @@
 #include "mlx_delegate/execution_state.h"
 #include "mlx_delegate/payload_header.h"
 #include "mlx_dispatch.h"
+#include "run_ahead.h"
 
 namespace mx = mlx::core;
 
@@ -124,7 +125,12 @@ class MlxProgram final : public ProgramHandle {
   void run_instructions(uint32_t chain, size_t begin, size_t end);
   void plan_compiled_chains();
   void bind_input(const SlotRef& ref, const TensorView& view, size_t position);
-  void write_output(const SlotRef& ref, OutputBuffer& out, size_t position);
+  void write_output(const SlotRef& ref, const std::optional<mx::array>& result, OutputBuffer& out,
+                    size_t position);
+  std::vector<std::optional<mx::array>> build_call();
+  void start_call(std::vector<mx::array> arrays);
+  void run_ahead(const std::vector<TensorView>& inputs,
+                 const std::vector<std::optional<mx::array>>& results);
 
   std::string backend_;
   mx::Device device_;  // its default stream, of the thread that runs the program
@@ -133,7 +139,9 @@ class MlxProgram final : public ProgramHandle {
   // With compilation on: each chain's steps, and the segments they run.
   ChainPlan plan_;
   std::vector<std::unique_ptr<CompiledSegment>> segments_;
-  std::vector<mx::array> to_eval_;  // reused by every call
+  std::vector<mx::array> to_eval_;              // reused by every call
+  std::optional<RunAheadPlan> run_ahead_plan_;  // the program's RunAhead, when it has one
+  std::optional<Prediction> next_;              // the call after the last, as predicted
   std::mutex mu_;
 };
 
@@ -219,6 +227,13 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
   graph_ = mlxd::load_program(reinterpret_cast<const uint8_t*>(aligned.data()), fb_size);
   state_.bind(graph_);
   validate();
+  if (graph_.run_ahead) {
+    run_ahead_plan_.emplace(*graph_.run_ahead, graph_);
+    if (!run_ahead_enabled()) {
+      run_ahead_plan_.reset();
+      log::write(log::Level::info, backend_ + ": running ahead is off (MLX_DELEGATE_RUN_AHEAD=0)");
+    }
+  }
   state_.set_chain_runner([this](uint32_t chain) { run_chain(chain); });
 
   // Constants from the host's named data, wrapped without a copy where the
@@ -424,7 +439,8 @@ void MlxProgram::bind_input(const SlotRef& ref, const TensorView& view, size_t p
   state_.set_tensor(t, std::move(a));
 }
 
-void MlxProgram::write_output(const SlotRef& ref, OutputBuffer& out, size_t position) {
+void MlxProgram::write_output(const SlotRef& ref, const std::optional<mx::array>& result,
+                              OutputBuffer& out, size_t position) {
   if (ref.kind == ir::SlotKind_Value) {
     const Value& v = state_.value(Vid{ref.idx});
     uint8_t bytes[8] = {0};
@@ -456,7 +472,7 @@ void MlxProgram::write_output(const SlotRef& ref, OutputBuffer& out, size_t posi
     return;
   }
   try {
-    array_to_host(state_.tensor(Tid{ref.idx}), out);
+    array_to_host(*result, out);
   } catch (const std::exception& e) {
     throw std::runtime_error("output " + std::to_string(position) + ": " + e.what());
   }
@@ -481,34 +497,129 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   using clock = std::chrono::steady_clock;
   bool timed = log::enabled(log::Level::debug);
   auto start = clock::now();
-  state_.reset();
-  for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
-  run_chain(graph_.main_chain);
-  auto built = clock::now();
-  to_eval_.clear();
-  for (const auto& r : graph_.output_map) {
-    if (r.kind == ir::SlotKind_Tensor) to_eval_.push_back(state_.tensor(Tid{r.idx}));
+  bool predicted = next_ && next_->matches(inputs);
+  std::vector<std::optional<mx::array>> results;
+  bool started = predicted && !next_->started.empty();
+  if (started) {  // the last call started this one: its graph is built and on its way
+    results.assign(next_->started.begin(), next_->started.end());
+  } else {
+    // A call started ahead on a wrong prediction has run all the same; the
+    // program vouched that its writes are harmless (schema: RunAhead).
+    state_.reset();
+    for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
+    results = build_call();
   }
-  uint32_t first_mutable =
-      graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
-  for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
-    to_eval_.push_back(state_.tensor(Tid{first_mutable + i}));
+  next_.reset();
+  auto built = clock::now();
+  // A call that came as predicted predicts the next one: start it now, so
+  // that building its graph overlaps this call's work on the device.
+  bool ahead = run_ahead_plan_ && predicted;
+  if (ahead) {
+    if (!started) {
+      std::vector<mx::array> arrays;
+      for (const auto& r : results) arrays.push_back(*r);
+      start_call(std::move(arrays));
+    }
+    run_ahead(inputs, results);
+  }
+  auto built_ahead = clock::now();
+  to_eval_.clear();
+  for (const auto& r : results) {
+    if (r) to_eval_.push_back(*r);
+  }
+  if (!ahead) {  // else started with them, and the state's buffers are the next call's
+    uint32_t first_mutable =
+        graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
+    for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
+      to_eval_.push_back(state_.tensor(Tid{first_mutable + i}));
+    }
   }
   mx::eval(to_eval_);
   auto evaluated = clock::now();
   to_eval_.clear();
-  for (size_t i = 0; i < outputs.size(); ++i) write_output(graph_.output_map[i], outputs[i], i);
-  state_.reset();  // drop per-call arrays (inputs, temps) now
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    write_output(graph_.output_map[i], results[i], outputs[i], i);
+  }
+  if (run_ahead_plan_ && !next_) {
+    // Not started (a call not predicted): predicted all the same, so that the
+    // next call, if it comes as predicted, starts the one after it.
+    next_ = Prediction::after(*run_ahead_plan_, inputs, results);
+  }
+  if (next_) next_->take_outputs(outputs);
+  state_.reset();  // drop per-call arrays now (a started call holds its own)
   if (timed) {
     auto ms = [](clock::time_point a, clock::time_point b) {
       return std::chrono::duration<double, std::milli>(b - a).count();
     };
-    char line[160];
+    char line[240];
     std::snprintf(line, sizeof line,
-                  "execute: graph built in %.3f ms, evaluated in %.3f ms, outputs copied in "
-                  "%.3f ms",
-                  ms(start, built), ms(built, evaluated), ms(evaluated, clock::now()));
+                  "execute: graph built in %.3f ms%s, the next call's ahead in %.3f ms, "
+                  "evaluated in %.3f ms, outputs copied in %.3f ms",
+                  ms(start, built), started ? " (by the last call)" : "", ms(built, built_ahead),
+                  ms(built_ahead, evaluated), ms(evaluated, clock::now()));
     log::write(log::Level::debug, backend_ + ": " + line);
+  }
+}
+
+// Runs the main chain on the bound inputs; the output slots' arrays (lazy),
+// one per output (none for a value output, which stays in its slot).
+std::vector<std::optional<mx::array>> MlxProgram::build_call() {
+  run_chain(graph_.main_chain);
+  std::vector<std::optional<mx::array>> results;
+  for (const auto& r : graph_.output_map) {
+    if (r.kind == ir::SlotKind_Tensor) {
+      results.emplace_back(state_.tensor(Tid{r.idx}));
+    } else {
+      results.emplace_back();
+    }
+  }
+  return results;
+}
+
+// Starts evaluating `arrays` and the state's buffers on the device, returning at once.
+void MlxProgram::start_call(std::vector<mx::array> arrays) {
+  uint32_t first_mutable =
+      graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
+  for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
+    arrays.push_back(state_.tensor(Tid{first_mutable + i}));
+  }
+  mx::async_eval(std::move(arrays));
+}
+
+// Builds the call after the one with `inputs` and `results` as the program
+// predicts it, and starts it (next_). A prediction that cannot be made or
+// built (past the end of an LLM's cache) leaves next_ empty or not started.
+void MlxProgram::run_ahead(const std::vector<TensorView>& inputs,
+                           const std::vector<std::optional<mx::array>>& results) {
+  try {
+    next_ = Prediction::after(*run_ahead_plan_, inputs, results);
+    if (!next_) return;
+    state_.reset();
+    const auto& host = next_->host_inputs();
+    for (size_t i = 0; i < host.size(); ++i) {
+      if (host[i]) {
+        const SlotRef& ref = graph_.input_map[i];
+        if (ref.kind == ir::SlotKind_Tensor) {
+          state_.set_tensor(Tid{ref.idx}, host[i]->to_array());
+        } else {
+          bind_input(ref,
+                     TensorView{host[i]->dtype, host[i]->shape, host[i]->bytes->data(),
+                                host[i]->bytes->size()},
+                     i);
+        }
+      }
+    }
+    for (const auto& [input, array] : next_->fed_arrays()) {
+      state_.set_tensor(Tid{graph_.input_map[input].idx}, array);
+    }
+    std::vector<mx::array> started;
+    for (auto& r : build_call()) started.push_back(*r);
+    start_call(started);
+    next_->started = std::move(started);
+  } catch (const std::exception& e) {
+    log::write(log::Level::debug,
+               backend_ + ": the predicted next call was not started: " + e.what());
+    if (next_) next_->started.clear();
   }
 }
 

@@ -258,7 +258,10 @@ int run(const Options& o) {
   }
   int64_t budget = std::min<int64_t>(o.max_new_tokens, program.max_seq_len() - prompt_len);
   std::mt19937_64 rng(o.seed);
-  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  std::uniform_real_distribution<float> distribution(0.0f, 1.0f);
+  // Greedy decoding ignores the number; a constant lets the runtime predict
+  // the next call and start it before this one returns (schema: RunAhead).
+  auto uniform = [&](std::mt19937_64& r) { return o.temperature > 0 ? distribution(r) : 0.0f; };
 
   for (int i = 0; i < o.warmup; ++i) {
     int64_t token = prefill(program, o, uniform(rng));

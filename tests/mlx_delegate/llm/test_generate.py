@@ -226,6 +226,53 @@ def test_mlxd_generate_matches_transformers_generate(llama):
     assert "decode: 63 tokens" in done.stdout
 
 
+def test_decode_steps_run_ahead_and_give_the_same_tokens(llama):
+    """Each greedy decode step is started by the one before it (schema:
+    RunAhead), with the tokens of steps that are not; sampling (a new random
+    number a step) is never predicted, so nothing is started in vain."""
+    build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
+    directory, _, pte = llama
+    prompt = " ".join(map(str, _prompt_ids(directory)))
+
+    def generate(*args: str, **env: str) -> tuple[list[int], int]:
+        """The ids, and how many calls the call before had started."""
+        done = subprocess.run(
+            [str(build / "mlxd-generate"), str(pte), "--prompt-ids", prompt, "--device", "cpu",
+             "--max-new-tokens", "16", "--ignore-eos", *args],
+            capture_output=True, text=True, env={**os.environ, "MLX_DELEGATE_LOG": "debug", **env},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        return _generated_ids(done.stdout), done.stderr.count("(by the last call)")
+
+    ids, started = generate()
+    # The prompt's call and the first decode step's are not predicted by a call
+    # that came as predicted; the 14 after them are.
+    assert started == 14
+    assert generate(MLX_DELEGATE_RUN_AHEAD="0") == (ids, 0)
+    sampled, started = generate("--temperature", "0.8", "--seed", "3")
+    assert started == 0 and sampled != ids
+
+
+def test_a_wrong_prediction_leaves_nothing_behind(llama):
+    """A generation that ends has started one more step, at the position after
+    its last; another prompt, a shorter one and the first again (each a call
+    against the prediction) give the tokens they give in a fresh program."""
+    from mlx_delegate.llm.generate import Program, generate_ids
+
+    prompts = [
+        [(7 * i + 3) % 512 for i in range(20)],
+        [9, 8, 7],
+        [(7 * i + 3) % 512 for i in range(20)],
+    ]
+    program = Program(llama[2], device="cpu")
+    again = [list(generate_ids(program, p, 12, stop_at_eos=False)) for p in prompts]
+    fresh = [
+        list(generate_ids(Program(llama[2], device="cpu"), p, 12, stop_at_eos=False))
+        for p in prompts
+    ]
+    assert again == fresh and again[0] == again[2]
+
+
 def test_mlxd_generate_refuses_bad_input(llama):
     build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
     pte = llama[2]

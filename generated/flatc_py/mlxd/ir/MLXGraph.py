@@ -252,8 +252,20 @@ class MLXGraph(object):
             return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
         return True
 
+    # The call after this one, as the program predicts it; absent: no prediction.
+    # MLXGraph
+    def RunAhead(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            from mlxd.ir.RunAhead import RunAhead
+            obj = RunAhead()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def MLXGraphStart(builder):
-    builder.StartObject(16)
+    builder.StartObject(17)
 
 def Start(builder):
     MLXGraphStart(builder)
@@ -389,6 +401,12 @@ def MLXGraphAddCompileChains(builder, compileChains):
 
 def AddCompileChains(builder, compileChains):
     MLXGraphAddCompileChains(builder, compileChains)
+
+def MLXGraphAddRunAhead(builder, runAhead):
+    builder.PrependUOffsetTRelativeSlot(16, flatbuffers.number_types.UOffsetTFlags.py_type(runAhead), 0)
+
+def AddRunAhead(builder, runAhead):
+    MLXGraphAddRunAhead(builder, runAhead)
 
 def MLXGraphEnd(builder):
     return builder.EndObject()
