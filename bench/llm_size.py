@@ -178,6 +178,11 @@ def run(args) -> None:
             _unpack(directory / f"{dtype}.ptd.gz", work / f"{dtype}.ptd")
             command = _ours(args, pte, prompt)
             rows.append(_measure("ours", dtype, command, _mlxd_generate_numbers))
+            if dtype in args.without_run_ahead:  # what starting each step ahead gains
+                off = {**os.environ, "MLX_DELEGATE_RUN_AHEAD": "0"}
+                rows.append(
+                    _measure("ours, not ahead", dtype, command, _mlxd_generate_numbers, off)
+                )
         rows.append(_measure("mlx-lm", dtype, _child("mlx_lm", args, checkpoint, dtype, prompt)))
         if dtype == "bf16":
             rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
@@ -195,13 +200,18 @@ def split(args, directory: Path, work: Path, checkpoint: Path, prompt: list[int]
     """Where one decode step's time goes, per dtype. Ours: the plugin's debug
     report of each call (MLX's graph built on the host by the interpreter,
     evaluated, outputs copied) and the rest of the step (ExecuTorch, the
-    runner). mlx-lm's model in a loop that waits for each token before it
+    runner). A decode step that the step before started ahead (schema:
+    RunAhead) builds no graph of its own, it builds the next step's while the
+    device runs its own: "ahead" is that time, and "evaluated" only what is
+    left of the device's work after it. mlx-lm's model in a loop that waits for each token before it
     builds the next step (as ours does) against mlx-lm's own pipelined loop,
     which builds step n+1 while the device runs step n: the difference is what
     overlapping the host's work with the device's is worth."""
     print(f"\nA decode step, ms (mean of the last {SPLIT_TOKENS - 1} of {SPLIT_TOKENS}):\n")
-    print("| system | dtype | graph built | evaluated | copied out | rest | step |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| system | dtype | graph built | next built ahead | evaluated | copied out | rest | step |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for dtype in args.dtypes:
         pte = work / f"{dtype}.pte"
         if pte.is_file():
@@ -220,8 +230,8 @@ def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> None:
         print(f"ours {dtype} failed:\n{result.stderr[-2000:]}")
         return
     calls = re.findall(
-        r"execute: graph built in ([\d.]+) ms, evaluated in ([\d.]+) ms, "
-        r"outputs copied in ([\d.]+) ms",
+        r"execute: graph built in ([\d.]+) ms(?: \(by the last call\))?, the next call's ahead "
+        r"in ([\d.]+) ms, evaluated in ([\d.]+) ms, outputs copied in ([\d.]+) ms",
         result.stderr,
     )
     steps = [tuple(map(float, c)) for c in calls[-(SPLIT_TOKENS - 1) :]]  # the timed decode
@@ -255,23 +265,23 @@ def child_mlx_lm_split(args) -> None:
     steps = generate_step(prompt, model, max_tokens=SPLIT_TOKENS)
     stamps = [clock() for _ in steps]
     pipelined = (stamps[-1] - stamps[0]) / (len(stamps) - 1) * 1e3
-    print(f"| mlx-lm, waiting each step | {args.child_dtype} | {built / n * 1e3:.3f} | "
+    print(f"| mlx-lm, waiting each step | {args.child_dtype} | {built / n * 1e3:.3f} | - | "
           f"{evaluated / n * 1e3:.3f} | - | - | {waited:.3f} |")  # fmt: skip
-    print(f"| mlx-lm, pipelined | {args.child_dtype} | - | - | - | - | {pipelined:.3f} |")
+    print(f"| mlx-lm, pipelined | {args.child_dtype} | - | - | - | - | - | {pipelined:.3f} |")
     logits = mx.random.normal((1, model.args.vocab_size))
     mx.eval(logits)
     start = clock()
     for _ in range(20):
         mx.eval(mx.sort(mx.softmax(logits, axis=-1), axis=-1))
-    print(f"| a sort of the vocabulary ({model.args.vocab_size}) | - | - | "
+    print(f"| a sort of the vocabulary ({model.args.vocab_size}) | - | - | - | "
           f"{(clock() - start) / 20 * 1e3:.3f} | - | - | - |")  # fmt: skip
 
 
-def _measure(system: str, dtype: str, command: list[str], parse=None) -> dict:
+def _measure(system: str, dtype: str, command: list[str], parse=None, env=None) -> dict:
     """Runs `command` with the GPU's memory sampled; `parse(stdout)` gives load,
     ttft (seconds), prefill and decode (tok/s); default: the children's lines."""
     with GpuMemoryPeak() as memory:
-        result = subprocess.run(command, capture_output=True, text=True)
+        result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         print(f"{system} {dtype} failed:\n{result.stderr[-3000:]}", flush=True)
         return {"system": system, "dtype": dtype, "failed": True}
@@ -525,11 +535,13 @@ def main(argv=None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/llm-size"))
     parser.add_argument("--generate", type=Path, default=REPO / "build/runtime/mlxd-generate")
     parser.add_argument("--split", action="store_true")
+    parser.add_argument("--without-run-ahead", default="", metavar="DTYPES")
     parser.add_argument("--child", choices=("mlx_lm", "mlx_lm_split", "torch"), default=None)
     parser.add_argument("--child-checkpoint", default=None)
     parser.add_argument("--child-dtype", default=None)
     args = parser.parse_args(argv)
     args.dtypes = args.dtypes.split(",")
+    args.without_run_ahead = set(filter(None, args.without_run_ahead.split(",")))
     if args.child:
         children = {"mlx_lm": child_mlx_lm, "mlx_lm_split": child_mlx_lm_split}
         children["torch"] = child_torch
