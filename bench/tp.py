@@ -2,10 +2,12 @@
 against TP=2 (two processes, one GPU each, NCCL), and memory per GPU.
 
 Here (the export needs ExecuTorch's Python, which the GPU machine lacks):
-    .venv/bin/python bench/tp.py --prepare .gpu/tp --shape llama-8b [--tp 1,2] [--layers N]
+    .venv/bin/python bench/tp.py --prepare .gpu/tp --shape llama-8b [--tp 1,2] [--layers N] \
+        [--vocab split,replicated]
 writes a checkpoint of the public configuration whose tensors are all one
 random block tiled (as costly to read as random weights), exports it as bf16
-for each TP degree, and packs the programs and their data into DIR/SHAPE
+for each TP degree (above one, with the embedding and LM head held each way
+of --vocab: `llm export --tp-vocab`), and packs the programs and their data into DIR/SHAPE
 (bench/llm_size.py's packing). Tensors of one size have equal contents, which
 the .ptd stores once, so the data of an 8B model shrinks to its distinct
 tensors (about 1.2 GB, packed to a few MiB); the plugin makes each named
@@ -13,7 +15,7 @@ constant an array of its own, so the GPU holds and reads every layer's weights.
 The checkpoint (2 bytes a parameter: 16 GB for the 8B) is deleted once exported.
 There (after ../shared/GPU.md's install calls, the CUDA plugin and mlxd-generate built):
     python3 bench/tp.py --run .gpu/tp --generate BUILD/mlxd-generate
-prints a row per shape and TP degree: time to first token, prefill and decode
+prints a row per shape, TP degree and vocabulary: time to first token, prefill and decode
 tokens/s (mlxd-generate, greedy, no stop at EOS, after a warm-up), and each
 GPU's peak memory (NVML, sampled from outside the measured processes)."""
 
@@ -59,11 +61,12 @@ def prepare(args) -> None:
     tiny.write_shaped_checkpoint(checkpoint, args.shape, fill=tiled, **layers)
     tiny.write_tokenizer(checkpoint, 512)
     try:
-        for ways in args.tp:
-            pte = args.work / f"tp{ways}.pte"
+        for ways, vocab in [(w, v) for w in args.tp for v in (args.vocab if w > 1 else [None])]:
+            pte = args.work / (f"tp{ways}-{vocab}.pte" if vocab else f"tp{ways}.pte")
             result = export_program(
-                checkpoint, pte, dtype="bf16", max_seq_len=args.max_seq_len, tp=ways
-            )
+                checkpoint, pte, dtype="bf16", max_seq_len=args.max_seq_len, tp=ways,
+                tp_vocab=vocab or "split",
+            )  # fmt: skip
             print(result.report(), flush=True)
             _pack(pte, out / f"tp{ways}.pte.gz")
             for rank in range(ways):
@@ -120,9 +123,9 @@ NUMBERS = {
 
 
 def run(args) -> None:
-    print("| shape | TP | time to first token ms | prefill tok/s | decode tok/s | "
+    print("| shape | TP | vocabulary | time to first token ms | prefill tok/s | decode tok/s | "
           "decode vs TP=1 | peak memory per GPU, GB |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for directory in sorted(p for p in args.run.iterdir() if p.is_dir()):
         work = args.work / directory.name
         work.mkdir(parents=True, exist_ok=True)
@@ -130,13 +133,15 @@ def run(args) -> None:
             _unpack(f, work / f.name.removesuffix(".gz"))
         single = None
         for pte in sorted(work.glob("tp*.pte")):
-            ways = int(pte.stem.removeprefix("tp"))
+            ways, _, vocab = pte.stem.removeprefix("tp").partition("-")
+            ways = int(ways)
             row = _measure(args, pte, ways)
             single = row["decode"] if ways == 1 else single
             speedup = f"{row['decode'] / single:.2f}x" if single else "-"
             memory = ", ".join(f"{p / 1e9:.1f}" for p in row["peaks"])
-            print(f"| {directory.name} | {ways} | {row['ttft_ms']:.1f} | {row['prefill']:.1f} | "
-                  f"{row['decode']:.1f} | {speedup} | {memory} |", flush=True)  # fmt: skip
+            print(f"| {directory.name} | {ways} | {vocab or 'whole'} | {row['ttft_ms']:.1f} | "
+                  f"{row['prefill']:.1f} | {row['decode']:.1f} | {speedup} | {memory} |",
+                  flush=True)  # fmt: skip
 
 
 def _measure(args, pte: Path, ways: int) -> dict:
@@ -164,6 +169,7 @@ def main(argv=None) -> int:
     parser.add_argument("--shape", default="llama-8b")
     parser.add_argument("--layers", type=int, default=None)
     parser.add_argument("--tp", default="1,2", help="TP degrees to export, comma-separated")
+    parser.add_argument("--vocab", default="split,replicated", help="--tp-vocab ways, above TP=1")
     parser.add_argument("--max-seq-len", type=int, default=1024)
     parser.add_argument("--prompt-len", type=int, default=128)
     parser.add_argument("--new-tokens", type=int, default=256)
@@ -172,6 +178,7 @@ def main(argv=None) -> int:
     parser.add_argument("--device", default="gpu", help="gpu (a GPU a rank); cpu to try it here")
     args = parser.parse_args(argv)
     args.tp = [int(t) for t in args.tp.split(",")]
+    args.vocab = args.vocab.split(",")
     if args.prepare:
         args.work.mkdir(parents=True, exist_ok=True)
         prepare(args)

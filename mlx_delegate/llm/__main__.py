@@ -2,7 +2,8 @@
 
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
     [--quantize int2..int8|nvfp4|mxfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
-    [--max-seq-len N] [--kv-cache int8|int4] [--tp N] -o model.pte
+    [--max-seq-len N] [--kv-cache int8|int4] [--tp N] [--tp-vocab split|replicated]
+    -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
     [--tp N]
@@ -65,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="tensor-parallel over N ranks, one process a device: one data file a rank",
     )
+    export.add_argument(
+        "--tp-vocab",
+        choices=("split", "replicated"),
+        default="split",
+        help="with --tp: each rank holds its share of the embedding and LM head (all_gather of "
+        "the logits), or all of them (default: split)",
+    )
     export.add_argument("-o", "--output", type=Path, required=True)
 
     generate = commands.add_parser("generate", help="generate text from a .pte")
@@ -124,6 +132,7 @@ def _export(args) -> int:
         max_seq_len=args.max_seq_len,
         kv_cache=args.kv_cache,
         tp=args.tp,
+        tp_vocab=args.tp_vocab,
     )
     print(result.report())
     return 0

@@ -33,6 +33,7 @@ import torch
 from torch import nn
 
 from . import checkpoint, tensor_parallel
+from .config import DecoderConfig
 from .model import quantize_kv_cache
 from .quantize import FLOAT_GROUPS, Quantization
 from .sampling import NEXT_CALL, Generator
@@ -91,12 +92,14 @@ def export_program(
     max_seq_len: int = 256,
     device: Optional[str] = None,
     tp: int = 1,
+    tp_vocab: str = "split",
     quantize_embedding: Optional[str] = "same",
     kv_cache: Optional[str] = None,
 ) -> ExportResult:
     """Writes `out` (the program) and `data_path_of(out)` (its weights); with
     `tp` N > 1, a program for N ranks (tensor-parallel: `tensor_parallel.py`)
-    and each rank's weights in `tensor_parallel.data_path(out, rank, N)`.
+    and each rank's weights in `tensor_parallel.data_path(out, rank, N)`, its
+    embedding and LM head held as `tp_vocab` says (`tensor_parallel.VOCABULARY`).
     `quantize`: a format of `quantize.FORMATS` for the linear layers (and expert
     stacks), `quantize_embedding` one for the embedding and LM head ("same":
     `quantize`'s; None: unquantized), `group_size` the integer formats'.
@@ -115,9 +118,9 @@ def export_program(
     with steps(f"export {Path(model_dir).name}", names) as step:
         step("check")
         model, loads, inv_freq = checkpoint.build(model_dir, max_seq_len, DTYPES[dtype])
-        sharding = None
+        sharding, config = None, model.c  # the whole model's: a rank's vocabulary may be a part
         if tp > 1:
-            model, sharding = tensor_parallel.shard_model(model, tp)
+            model, sharding = tensor_parallel.shard_model(model, tp, tp_vocab)
         if kv_cache:  # a rank's cache: of its own heads
             quantize_kv_cache(model, kv_cache)
         if quantizer:
@@ -134,7 +137,7 @@ def export_program(
             edge = to_edge_transform_and_lower(
                 exported,
                 partitioner=[MLXPartitioner(device=device, run_ahead=NEXT_CALL)],
-                constant_methods=_metadata(model, max_seq_len, tp),
+                constant_methods=_metadata(config, max_seq_len, tp),
                 compile_config=_edge_config(quantizer),
             )
             delegates, outside = _delegation(edge)
@@ -288,8 +291,8 @@ class WeightSource:
             return checkpoint.buffer_value(leaf, like, self.inv_freq)
         owner = self.root.get_submodule(module_path)
         # from _parameters: a quantized expert stack reads back dequantized (quantize_experts)
-        load, held = self.loads[ours], owner._parameters[leaf]
-        if type(held) is nn.Parameter or self.quantizer is None:
+        load, held = self.loads[ours], owner._parameters.get(leaf)  # None: a buffer
+        if held is None or type(held) is nn.Parameter or self.quantizer is None:
             return load()
         rows = getattr(load, "rows", None) or (lambda start, stop: load()[start:stop])
         return self._quantized(owner, module_path, leaf, rows, held.shape)
@@ -353,10 +356,9 @@ def _exported(generator: Generator, max_seq_len: int) -> torch.export.ExportedPr
         )
 
 
-def _metadata(model, max_seq_len: int, tp: int) -> dict:
+def _metadata(c: DecoderConfig, max_seq_len: int, tp: int) -> dict:
     """The constant methods the generators read (`get_tp_size`: the ranks the
     program runs on, one process each)."""
-    c = model.c
     return {
         "get_tp_size": tp,
         "get_max_seq_len": max_seq_len,

@@ -10,9 +10,17 @@ Each rank holds its share of every layer:
   (and its shared experts'), the router being replicated;
 - one all_sum after the attention and one after the MLP (or experts) adds the
   ranks' partial outputs; a row-parallel projection's bias is rank 0's alone.
-The embedding, the norms and the LM head are replicated: the simplest split,
-with no collective on the logits (splitting the LM head would add an
-all_gather of the vocabulary a step).
+The norms are replicated. The embedding and the LM head (`vocab`):
+- "split": each rank holds `1 / ways` of the vocabulary's rows. A rank looks
+  up the tokens it holds, zeros for the others, and an all_sum adds the
+  ranks' rows (Megatron's vocabulary-parallel embedding; where a rank's rows
+  start is data, `embed.first_id`, so the program stays one). The LM head
+  gives each rank its rows' logits and an all_gather puts the vocabulary
+  together for the sampler. A rank reads and holds half the vocabulary's
+  weights (for Llama-3-8B 1 GB of its 8 at two ranks), for two collectives
+  a step.
+- "replicated": every rank holds them whole, and no collective touches the
+  logits.
 
 One program serves every rank: the ranks' shapes are equal, so the graph is
 the same and only the weights differ. The export writes the `.pte` once and
@@ -34,7 +42,7 @@ from typing import Callable, Optional
 import torch
 from torch import nn
 
-from ..collectives import all_sum
+from ..collectives import all_gather, all_sum
 from .config import DecoderConfig
 from .model import DecoderLM
 
@@ -43,6 +51,8 @@ from .model import DecoderLM
 ROW_PARALLEL_BIASES = ("attn.o.bias", "mlp.down.bias", "mlp.shared.down.bias")
 # A stack of experts' gate and up projections side by side: each half is split.
 GATE_UP_STACK = "mlp.experts.gate_up_proj"
+VOCABULARY = ("split", "replicated")  # how the embedding and the LM head are held
+FIRST_ID = "embed.first_id"  # where a rank's rows of the vocabulary start
 
 
 class TensorParallelError(ValueError):
@@ -79,8 +89,11 @@ def check_ranks(pte: Path, ways: int) -> None:
         )
 
 
-def shard_config(c: DecoderConfig, ways: int) -> DecoderConfig:
-    """`c` with the heads and hidden units of one rank of `ways`."""
+def shard_config(c: DecoderConfig, ways: int, vocab: str = "split") -> DecoderConfig:
+    """`c` with the heads and hidden units of one rank of `ways` (and its
+    rows of the vocabulary, `vocab` "split")."""
+    if vocab not in VOCABULARY:
+        raise TensorParallelError(f"the vocabulary is {' or '.join(VOCABULARY)}, not {vocab!r}")
     if c.latent_attention is not None:
         raise TensorParallelError(f"{c.family}: latent attention does not split yet")
     _check_divides(c.family, "attention heads", c.num_heads, ways)
@@ -95,8 +108,17 @@ def shard_config(c: DecoderConfig, ways: int) -> DecoderConfig:
             expert_intermediate_size=moe.expert_intermediate_size // ways,
             shared_intermediate_size=moe.shared_intermediate_size // ways,
         )
+    vocab_size = c.vocab_size
+    if vocab == "split":
+        if c.vocab_size % ways:
+            raise TensorParallelError(
+                f"{c.family}: a vocabulary of {c.vocab_size} does not split {ways} ways "
+                "(export --tp-vocab replicated)"
+            )
+        vocab_size //= ways
     return dataclasses.replace(
         c,
+        vocab_size=vocab_size,
         num_heads=c.num_heads // ways,
         num_kv_heads=c.num_kv_heads // ways,
         intermediate_size=c.intermediate_size // ways,
@@ -117,13 +139,17 @@ class Sharding:
     ways: int
     full: dict[str, torch.Size]
     part: dict[str, torch.Size]
+    vocab_rows: Optional[int] = None  # a rank's rows of a split vocabulary
 
     def loads(self, loads: dict[str, Load], rank: int) -> dict[str, Load]:
         """The loads of `rank`'s weights: each full load sliced where the
         rank's shape is smaller (along the one axis that differs), rank 0's
         alone for a row-parallel bias (zeros elsewhere), the load itself for
-        a replicated weight."""
-        return {name: self._load(name, load, rank) for name, load in loads.items()}
+        a replicated weight; and where its rows of a split vocabulary start."""
+        ranks = {name: self._load(name, load, rank) for name, load in loads.items()}
+        if self.vocab_rows is not None:
+            ranks[FIRST_ID] = lambda: torch.tensor(rank * self.vocab_rows)
+        return ranks
 
     def _load(self, name: str, load: Load, rank: int) -> Load:
         full, part = self.full[name], self.part[name]
@@ -138,27 +164,63 @@ class Sharding:
         return SlicedLoad(load, Slice(differ[0], rank, self.ways, halves), full[0])
 
 
-def shard_model(model: DecoderLM, ways: int) -> tuple[DecoderLM, Sharding]:
+def shard_model(model: DecoderLM, ways: int, vocab: str = "split") -> tuple[DecoderLM, Sharding]:
     """The model of one rank of `ways` (the same for every rank), on the meta
     device like `model` (from `checkpoint.build`), its attention's and MLP's
-    partial outputs summed over the ranks; and how the weights split."""
+    partial outputs summed over the ranks, its vocabulary held as `vocab`
+    says; and how the weights split."""
     weight = model.embed.weight
     inv_freq = model.inv_freq if model.c.uses_rope else None
     with torch.device("meta"):
-        config = shard_config(model.c, ways)
+        config = shard_config(model.c, ways, vocab)
         rank = DecoderLM(config, model.max_seq_len, inv_freq, model.rope_scaling)
+        if vocab == "split":
+            rank.embed = VocabularyRows(config.vocab_size, config.hidden_size, ways)
     rank = rank.to(weight.dtype).eval()
     if model.lm_head.weight is weight:  # tied: stored once, as checkpoint.build does
         rank.lm_head.weight = rank.embed.weight
     for block in rank.layers:
         block.attn.register_forward_hook(_summed_over(ways))
         block.mlp.register_forward_hook(_summed_over(ways))
-    return rank, Sharding(ways, _shapes(model), _shapes(rank))
+    rows = None
+    if vocab == "split":
+        rank.lm_head.register_forward_hook(_gathered_over(ways))
+        rows = config.vocab_size
+    return rank, Sharding(ways, _shapes(model), _shapes(rank), rows)
+
+
+class VocabularyRows(nn.Embedding):
+    """A rank's rows of a vocabulary-parallel embedding: the tokens it holds
+    looked up, zeros for the others, summed over the ranks. An nn.Embedding,
+    so that the quantizer knows its weight."""
+
+    def __init__(self, rows: int, dim: int, ways: int):
+        super().__init__(rows, dim)
+        self.ways = ways
+        self.register_buffer(FIRST_ID.split(".")[-1], torch.zeros((), dtype=torch.int64))
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        local = tokens - self.first_id
+        held = (local >= 0) & (local < self.num_embeddings)
+        rows = super().forward(local.clamp(0, self.num_embeddings - 1))
+        return all_sum(rows * held[..., None].to(rows.dtype), self.ways)
 
 
 def _summed_over(ways: int):
     def hook(module: nn.Module, inputs, out: torch.Tensor) -> torch.Tensor:
         return all_sum(out, ways)
+
+    return hook
+
+
+def _gathered_over(ways: int):
+    """The logits of every rank's rows, in the vocabulary's order: all_gather
+    stacks the ranks' (batch, rows) along the first axis."""
+
+    def hook(module: nn.Module, inputs, out: torch.Tensor) -> torch.Tensor:
+        batch, rows = out.shape
+        stacked = all_gather(out, ways).view(ways, batch, rows)
+        return stacked.transpose(0, 1).reshape(batch, ways * rows)
 
     return hook
 
@@ -208,9 +270,11 @@ class SlicedLoad:
         return self._read(*span) if span else self.slice.of(self.load())
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
+        """Rows [start, stop) of the rank's slice (fewer where it ends first,
+        as slicing a tensor gives)."""
         span = self.slice.rows(self.full_rows)
         if span:
-            return self._read(span[0] + start, span[0] + stop)
+            return self._read(span[0] + start, min(span[0] + stop, span[1]))
         if self.slice.dim == 0:
             return self()[start:stop]
         return self.slice.of(self._read(start, stop))

@@ -2,8 +2,9 @@
 launch.py): `export --tp 2` run by `generate --tp 2` as two local processes on
 MLX's ring backend gives the greedy tokens of one rank (transformers' generate,
 which the one-rank program's equal: test_generate.py, test_moe.py) in fp32, for
-the tiny llama and a tiny mixture of experts; a program for two ranks refuses
-to run alone; a rank that dies ends the other.
+the tiny llama (its vocabulary split over the ranks) and a tiny mixture of
+experts (its vocabulary on every rank); a program for two ranks refuses to run
+alone; a rank that dies ends the other.
 
 Each test writes its own checkpoint, so xdist spreads the exports."""
 
@@ -26,10 +27,10 @@ PROMPT = "the quick brown fox"
 NEW_TOKENS = 24
 
 
-def _exported(directory: Path, name: str, tp: int) -> Path:
+def _exported(directory: Path, name: str, tp: int, **options) -> Path:
     from mlx_delegate.llm.export import export_program
 
-    result = export_program(directory, directory / name, max_seq_len=64, tp=tp)
+    result = export_program(directory, directory / name, max_seq_len=64, tp=tp, **options)
     assert result.delegates == 1 and not result.ops_outside, result
     return result.path
 
@@ -62,10 +63,10 @@ def _ids(stdout: str) -> list[int]:
     return [int(t) for t in re.search(r"^ids: (.*)$", stdout, re.M).group(1).split()]
 
 
-def _two_ranks(model, directory: Path) -> Path:
+def _two_ranks(model, directory: Path, **options) -> Path:
     """The program for two ranks, its tokens checked; returns its path."""
     one = _transformers_tokens(model, directory)
-    two = _exported(directory, "two.pte", tp=2)
+    two = _exported(directory, "two.pte", tp=2, **options)
     assert all(tensor_parallel.data_path(two, r, 2).is_file() for r in (0, 1))
     done = _generate(two, directory, "--tp", "2")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -108,10 +109,11 @@ def _mlxd_generate(pte: Path, *options: str) -> subprocess.CompletedProcess:
 
 
 def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(tmp_path):
-    """qwen3_moe: each expert's hidden units split, the router replicated."""
+    """qwen3_moe: each expert's hidden units split, the router replicated; the
+    embedding and LM head whole on each rank (--tp-vocab replicated)."""
     model = tiny.write_checkpoint(tmp_path, "qwen3_moe", seed=1)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    _two_ranks(model, tmp_path)
+    _two_ranks(model, tmp_path, tp_vocab="replicated")
 
 
 def test_a_model_that_does_not_split_is_refused(tmp_path):
@@ -182,3 +184,20 @@ def test_a_ranks_weights_are_its_slices():
     assert rank1["norm.weight"] is values["norm.weight"]
     rank0 = sharding.loads(loads, 0)
     assert rank0["layers.0.attn.o.bias"]() is values["layers.0.attn.o.bias"]
+
+
+def test_a_ranks_rows_of_a_split_vocabulary_and_of_a_quantized_weight():
+    """A split vocabulary's rows are each rank's block, and the rank knows
+    where its block starts. A quantized export reads a weight in row blocks
+    (QUANTIZE_ROWS) that may pass the end of the rank's slice: it gets the
+    slice's rows, not the next rank's."""
+    embedding = torch.randn(8, 4)
+    full, part = {"embed.weight": embedding.shape}, {"embed.weight": torch.Size([4, 4])}
+    sharding = tensor_parallel.Sharding(2, full, part, vocab_rows=4)
+    rank1 = sharding.loads({"embed.weight": lambda: embedding}, 1)
+    assert torch.equal(rank1["embed.weight"](), embedding[4:])
+    assert rank1[tensor_parallel.FIRST_ID]().item() == 4
+    assert torch.equal(rank1["embed.weight"].rows(0, 4096), embedding[4:])
+    rank0 = sharding.loads({"embed.weight": lambda: embedding}, 0)
+    assert torch.equal(rank0["embed.weight"].rows(2, 4096), embedding[2:4])
+    assert rank0[tensor_parallel.FIRST_ID]().item() == 0
