@@ -4,7 +4,9 @@ per device, summed through the program's collectives (mlx_delegate.collectives).
 Each rank holds its share of every layer:
 - attention: its `heads / ways` query heads and `kv heads / ways` key-value
   heads (their rows of q, k and v, their KV cache), and the matching columns
-  of the output projection;
+  of the output projection; DeepSeek's latent attention likewise by heads (the
+  rows of the query's and the key-value expansion's, `q_b`/`q` and `kv_b`), its
+  latent projections (`q_a`, `kv_a`) and their norms replicated;
 - MLP: its `1 / ways` of the hidden units (rows of gate and up, columns of
   down); a mixture of experts splits each expert's hidden units the same way
   (and its shared experts'), the router being replicated;
@@ -94,8 +96,6 @@ def shard_config(c: DecoderConfig, ways: int, vocab: str = "split") -> DecoderCo
     rows of the vocabulary, `vocab` "split")."""
     if vocab not in VOCABULARY:
         raise TensorParallelError(f"the vocabulary is {' or '.join(VOCABULARY)}, not {vocab!r}")
-    if c.latent_attention is not None:
-        raise TensorParallelError(f"{c.family}: latent attention does not split yet")
     _check_divides(c.family, "attention heads", c.num_heads, ways)
     _check_divides(c.family, "key-value heads", c.num_kv_heads, ways)
     _check_divides(c.family, "MLP hidden units", c.intermediate_size, ways)

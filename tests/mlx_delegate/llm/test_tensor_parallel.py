@@ -108,12 +108,16 @@ def _mlxd_generate(pte: Path, *options: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(tmp_path):
-    """qwen3_moe: each expert's hidden units split, the router replicated; the
-    embedding and LM head whole on each rank (--tp-vocab replicated)."""
-    model = tiny.write_checkpoint(tmp_path, "qwen3_moe", seed=1)
+@pytest.mark.parametrize("family, vocab", [("qwen3_moe", "replicated"), ("deepseek_v3", "split")])
+def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(tmp_path, family, vocab):
+    """Each expert's hidden units split, the router replicated (deepseek_v3's
+    group-limited one too), the embedding and LM head as `vocab` says;
+    deepseek_v3's latent attention split by heads (its query and key-value
+    expansions' rows, the output's columns, the cache of its heads), the
+    latent projections replicated."""
+    model = tiny.write_checkpoint(tmp_path, family, seed=1)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    _two_ranks(model, tmp_path, tp_vocab="replicated")
+    _two_ranks(model, tmp_path, tp_vocab=vocab)
 
 
 def test_a_model_that_does_not_split_is_refused(tmp_path):
