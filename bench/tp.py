@@ -68,7 +68,7 @@ def prepare(args) -> None:
                 tp_vocab=vocab or "split",
             )  # fmt: skip
             print(result.report(), flush=True)
-            _pack(pte, out / f"tp{ways}.pte.gz")
+            _pack(pte, out / (pte.name + ".gz"))
             for rank in range(ways):
                 data = tensor_parallel.data_path(pte, rank, ways)
                 _pack(data, out / (data.name + ".gz"))
