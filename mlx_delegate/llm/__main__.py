@@ -3,7 +3,7 @@
 python -m mlx_delegate.llm export --model DIR [--dtype fp32|bf16|fp16]
     [--quantize int2..int8|nvfp4|mxfp4|mxfp8] [--quantize-embedding FORMAT|none] [--group-size N]
     [--max-seq-len N] [--kv-cache int8|int4] [--tp N] [--tp-vocab split|replicated]
-    -o model.pte
+    [--tp-experts hidden|spread] -o model.pte
 python -m mlx_delegate.llm generate model.pte --tokenizer DIR --prompt "..."
     [--max-new-tokens N] [--temperature T] [--top-p P] [--seed S] [--device cpu|gpu:0]
     [--tp N]
@@ -73,6 +73,13 @@ def _parser() -> argparse.ArgumentParser:
         help="with --tp: each rank holds its share of the embedding and LM head (all_gather of "
         "the logits), or all of them (default: split)",
     )
+    export.add_argument(
+        "--tp-experts",
+        choices=("hidden", "spread"),
+        default="hidden",
+        help="with --tp, a mixture of experts: each rank holds its share of every expert's hidden "
+        "units, or its share of the experts whole (default: hidden)",
+    )
     export.add_argument("-o", "--output", type=Path, required=True)
 
     generate = commands.add_parser("generate", help="generate text from a .pte")
@@ -133,6 +140,7 @@ def _export(args) -> int:
         kv_cache=args.kv_cache,
         tp=args.tp,
         tp_vocab=args.tp_vocab,
+        tp_experts=args.tp_experts,
     )
     print(result.report())
     return 0

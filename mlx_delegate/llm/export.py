@@ -93,13 +93,15 @@ def export_program(
     device: Optional[str] = None,
     tp: int = 1,
     tp_vocab: str = "split",
+    tp_experts: str = "hidden",
     quantize_embedding: Optional[str] = "same",
     kv_cache: Optional[str] = None,
 ) -> ExportResult:
     """Writes `out` (the program) and `data_path_of(out)` (its weights); with
     `tp` N > 1, a program for N ranks (tensor-parallel: `tensor_parallel.py`)
     and each rank's weights in `tensor_parallel.data_path(out, rank, N)`, its
-    embedding and LM head held as `tp_vocab` says (`tensor_parallel.VOCABULARY`).
+    embedding and LM head held as `tp_vocab` says (`tensor_parallel.VOCABULARY`),
+    a mixture of experts split as `tp_experts` says (`tensor_parallel.EXPERTS`).
     `quantize`: a format of `quantize.FORMATS` for the linear layers (and expert
     stacks), `quantize_embedding` one for the embedding and LM head ("same":
     `quantize`'s; None: unquantized), `group_size` the integer formats'.
@@ -120,7 +122,7 @@ def export_program(
         model, loads, inv_freq = checkpoint.build(model_dir, max_seq_len, DTYPES[dtype])
         sharding, config = None, model.c  # the whole model's: a rank's vocabulary may be a part
         if tp > 1:
-            model, sharding = tensor_parallel.shard_model(model, tp, tp_vocab)
+            model, sharding = tensor_parallel.shard_model(model, tp, tp_vocab, tp_experts)
         if kv_cache:  # a rank's cache: of its own heads
             quantize_kv_cache(model, kv_cache)
         if quantizer:

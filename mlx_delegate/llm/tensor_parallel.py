@@ -8,15 +8,17 @@ Each rank holds its share of every layer:
   rows of the query's and the key-value expansion's, `q_b`/`q` and `kv_b`), its
   latent projections (`q_a`, `kv_a`) and their norms replicated;
 - MLP: its `1 / ways` of the hidden units (rows of gate and up, columns of
-  down); a mixture of experts splits each expert's hidden units the same way
-  (and its shared experts'), the router being replicated;
+  down). A mixture of experts (`experts`) splits each expert's hidden units
+  the same way ("hidden"), or gives each rank `1 / ways` of the experts whole
+  ("spread": a rank weighs the experts it does not hold by zero); the shared
+  experts' hidden units split either way, the router is replicated;
 - one all_sum after the attention and one after the MLP (or experts) adds the
   ranks' partial outputs; a row-parallel projection's bias is rank 0's alone.
 The norms are replicated. The embedding and the LM head (`vocab`):
 - "split": each rank holds `1 / ways` of the vocabulary's rows. A rank looks
   up the tokens it holds, zeros for the others, and an all_sum adds the
   ranks' rows (Megatron's vocabulary-parallel embedding; where a rank's rows
-  start is data, `embed.first_id`, so the program stays one). The LM head
+  start is data, `embed.first`, so the program stays one). The LM head
   gives each rank its rows' logits and an all_gather puts the vocabulary
   together for the sampler. A rank reads and holds half the vocabulary's
   weights (for Llama-3-8B 1 GB of its 8 at two ranks), for two collectives
@@ -46,7 +48,7 @@ from torch import nn
 
 from ..collectives import all_gather, all_sum
 from .config import DecoderConfig
-from .model import DecoderLM
+from .model import DecoderLM, Experts
 
 # Row-parallel projections: their inputs are split, their outputs summed, so
 # their bias is added by rank 0 alone.
@@ -54,7 +56,8 @@ ROW_PARALLEL_BIASES = ("attn.o.bias", "mlp.down.bias", "mlp.shared.down.bias")
 # A stack of experts' gate and up projections side by side: each half is split.
 GATE_UP_STACK = "mlp.experts.gate_up_proj"
 VOCABULARY = ("split", "replicated")  # how the embedding and the LM head are held
-FIRST_ID = "embed.first_id"  # where a rank's rows of the vocabulary start
+EXPERTS = ("hidden", "spread")  # how a mixture of experts splits
+FIRST = "first"  # the buffer of a module holding a block of rows: where the rank's start
 
 
 class TensorParallelError(ValueError):
@@ -91,21 +94,32 @@ def check_ranks(pte: Path, ways: int) -> None:
         )
 
 
-def shard_config(c: DecoderConfig, ways: int, vocab: str = "split") -> DecoderConfig:
+def shard_config(
+    c: DecoderConfig, ways: int, vocab: str = "split", experts: str = "hidden"
+) -> DecoderConfig:
     """`c` with the heads and hidden units of one rank of `ways` (and its
-    rows of the vocabulary, `vocab` "split")."""
+    rows of the vocabulary, `vocab` "split"). With `experts` "spread", the
+    experts keep their widths and their number (the router's): the rank's
+    block of them is made by `shard_model`."""
     if vocab not in VOCABULARY:
         raise TensorParallelError(f"the vocabulary is {' or '.join(VOCABULARY)}, not {vocab!r}")
+    if experts not in EXPERTS:
+        raise TensorParallelError(f"experts split by {' or '.join(EXPERTS)}, not {experts!r}")
     _check_divides(c.family, "attention heads", c.num_heads, ways)
     _check_divides(c.family, "key-value heads", c.num_kv_heads, ways)
     _check_divides(c.family, "MLP hidden units", c.intermediate_size, ways)
     moe = c.moe
     if moe is not None:
-        _check_divides(c.family, "expert hidden units", moe.expert_intermediate_size, ways)
         _check_divides(c.family, "shared expert hidden units", moe.shared_intermediate_size, ways)
+        width = moe.expert_intermediate_size
+        if experts == "hidden":
+            _check_divides(c.family, "expert hidden units", width, ways)
+            width //= ways
+        else:
+            _check_divides(c.family, "experts", moe.num_experts, ways)
         moe = dataclasses.replace(
             moe,
-            expert_intermediate_size=moe.expert_intermediate_size // ways,
+            expert_intermediate_size=width,
             shared_intermediate_size=moe.shared_intermediate_size // ways,
         )
     vocab_size = c.vocab_size
@@ -139,16 +153,18 @@ class Sharding:
     ways: int
     full: dict[str, torch.Size]
     part: dict[str, torch.Size]
-    vocab_rows: Optional[int] = None  # a rank's rows of a split vocabulary
+    # each rank's count of rows of a block-held module (a split vocabulary, a
+    # layer's spread experts), by the name of its FIRST buffer
+    first_rows: dict[str, int] = dataclasses.field(default_factory=dict)
 
     def loads(self, loads: dict[str, Load], rank: int) -> dict[str, Load]:
         """The loads of `rank`'s weights: each full load sliced where the
         rank's shape is smaller (along the one axis that differs), rank 0's
         alone for a row-parallel bias (zeros elsewhere), the load itself for
-        a replicated weight; and where its rows of a split vocabulary start."""
+        a replicated weight; and where its blocks of rows start."""
         ranks = {name: self._load(name, load, rank) for name, load in loads.items()}
-        if self.vocab_rows is not None:
-            ranks[FIRST_ID] = lambda: torch.tensor(rank * self.vocab_rows)
+        for name, rows in self.first_rows.items():
+            ranks[name] = lambda start=rank * rows: torch.tensor(start)
         return ranks
 
     def _load(self, name: str, load: Load, rank: int) -> Load:
@@ -160,33 +176,42 @@ class Sharding:
             return load
         if len(differ) != 1 or full[differ[0]] != part[differ[0]] * self.ways:
             raise TensorParallelError(f"{name}: cannot split {tuple(full)} {self.ways} ways")
-        halves = 2 if name.endswith(GATE_UP_STACK) else 1
+        # a stack's gate and up halves lie along its rows, split by hidden unit;
+        # split by expert (the first axis), a stack is whole experts
+        halves = 2 if name.endswith(GATE_UP_STACK) and differ[0] == 1 else 1
         return SlicedLoad(load, Slice(differ[0], rank, self.ways, halves), full[0])
 
 
-def shard_model(model: DecoderLM, ways: int, vocab: str = "split") -> tuple[DecoderLM, Sharding]:
+def shard_model(
+    model: DecoderLM, ways: int, vocab: str = "split", experts: str = "hidden"
+) -> tuple[DecoderLM, Sharding]:
     """The model of one rank of `ways` (the same for every rank), on the meta
     device like `model` (from `checkpoint.build`), its attention's and MLP's
-    partial outputs summed over the ranks, its vocabulary held as `vocab`
-    says; and how the weights split."""
+    partial outputs summed over the ranks, its vocabulary and experts held as
+    `vocab` and `experts` say; and how the weights split."""
     weight = model.embed.weight
     inv_freq = model.inv_freq if model.c.uses_rope else None
+    first_rows = {}
     with torch.device("meta"):
-        config = shard_config(model.c, ways, vocab)
+        config = shard_config(model.c, ways, vocab, experts)
         rank = DecoderLM(config, model.max_seq_len, inv_freq, model.rope_scaling)
         if vocab == "split":
             rank.embed = VocabularyRows(config.vocab_size, config.hidden_size, ways)
+            first_rows[f"embed.{FIRST}"] = config.vocab_size
+        if experts == "spread":
+            for i, block in enumerate(rank.layers):
+                if isinstance(getattr(block.mlp, "experts", None), Experts):
+                    block.mlp.experts = ExpertRows(config, ways)
+                    first_rows[f"layers.{i}.mlp.experts.{FIRST}"] = block.mlp.experts.held
     rank = rank.to(weight.dtype).eval()
     if model.lm_head.weight is weight:  # tied: stored once, as checkpoint.build does
         rank.lm_head.weight = rank.embed.weight
     for block in rank.layers:
         block.attn.register_forward_hook(_summed_over(ways))
         block.mlp.register_forward_hook(_summed_over(ways))
-    rows = None
     if vocab == "split":
         rank.lm_head.register_forward_hook(_gathered_over(ways))
-        rows = config.vocab_size
-    return rank, Sharding(ways, _shapes(model), _shapes(rank), rows)
+    return rank, Sharding(ways, _shapes(model), _shapes(rank), first_rows)
 
 
 class VocabularyRows(nn.Embedding):
@@ -197,10 +222,10 @@ class VocabularyRows(nn.Embedding):
     def __init__(self, rows: int, dim: int, ways: int):
         super().__init__(rows, dim)
         self.ways = ways
-        self.register_buffer(FIRST_ID.split(".")[-1], torch.zeros((), dtype=torch.int64))
+        self.register_buffer(FIRST, torch.zeros((), dtype=torch.int64))
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        local = tokens - self.first_id
+        local = tokens - self.first
         held = (local >= 0) & (local < self.num_embeddings)
         rows = super().forward(local.clamp(0, self.num_embeddings - 1))
         return all_sum(rows * held[..., None].to(rows.dtype), self.ways)
@@ -211,6 +236,24 @@ def _summed_over(ways: int):
         return all_sum(out, ways)
 
     return hook
+
+
+class ExpertRows(Experts):
+    """A rank's block of a layer's experts, whole (experts "spread"): the
+    token's chosen experts that the rank holds, weighed as the router says,
+    the others weighed by zero (their products computed on the rank's first
+    expert: the shapes stay fixed). The MoE's all_sum adds the ranks' sums."""
+
+    def __init__(self, c: DecoderConfig, ways: int):
+        held = c.moe.num_experts // ways
+        super().__init__(dataclasses.replace(c, moe=dataclasses.replace(c.moe, num_experts=held)))
+        self.held = held
+        self.register_buffer(FIRST, torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x, ids, weights) -> torch.Tensor:
+        local = ids - self.first
+        mine = (local >= 0) & (local < self.held)
+        return super().forward(x, local.clamp(0, self.held - 1), weights * mine.to(weights.dtype))
 
 
 def _gathered_over(ways: int):

@@ -108,16 +108,22 @@ def _mlxd_generate(pte: Path, *options: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("family, vocab", [("qwen3_moe", "replicated"), ("deepseek_v3", "split")])
-def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(tmp_path, family, vocab):
-    """Each expert's hidden units split, the router replicated (deepseek_v3's
-    group-limited one too), the embedding and LM head as `vocab` says;
+@pytest.mark.parametrize(
+    "family, vocab, experts",
+    [("qwen3_moe", "replicated", "spread"), ("deepseek_v3", "split", "hidden")],
+)
+def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(
+    tmp_path, family, vocab, experts
+):
+    """The router replicated (deepseek_v3's group-limited one too), the
+    experts split as `experts` says (each expert's hidden units, or each
+    rank half the experts whole), the embedding and LM head as `vocab` says;
     deepseek_v3's latent attention split by heads (its query and key-value
     expansions' rows, the output's columns, the cache of its heads), the
     latent projections replicated."""
     model = tiny.write_checkpoint(tmp_path, family, seed=1)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    _two_ranks(model, tmp_path, tp_vocab=vocab)
+    _two_ranks(model, tmp_path, tp_vocab=vocab, tp_experts=experts)
 
 
 def test_a_model_that_does_not_split_is_refused(tmp_path):
@@ -190,6 +196,20 @@ def test_a_ranks_weights_are_its_slices():
     assert rank0["layers.0.attn.o.bias"]() is values["layers.0.attn.o.bias"]
 
 
+def test_a_ranks_block_of_spread_experts_is_whole_experts():
+    """Spread, a rank's stacks are its experts whole: the gate and up halves
+    are not cut (they are cut when the experts' hidden units split)."""
+    stack = torch.randn(4, 6, 3)
+    full = {"layers.1.mlp.experts.gate_up_proj": stack.shape}
+    part = {"layers.1.mlp.experts.gate_up_proj": torch.Size([2, 6, 3])}
+    first = {"layers.1.mlp.experts.first": 2}
+    loads = tensor_parallel.Sharding(2, full, part, first).loads(
+        {"layers.1.mlp.experts.gate_up_proj": lambda: stack}, 1
+    )
+    assert torch.equal(loads["layers.1.mlp.experts.gate_up_proj"](), stack[2:])
+    assert loads["layers.1.mlp.experts.first"]().item() == 2
+
+
 def test_a_ranks_rows_of_a_split_vocabulary_and_of_a_quantized_weight():
     """A split vocabulary's rows are each rank's block, and the rank knows
     where its block starts. A quantized export reads a weight in row blocks
@@ -197,11 +217,11 @@ def test_a_ranks_rows_of_a_split_vocabulary_and_of_a_quantized_weight():
     slice's rows, not the next rank's."""
     embedding = torch.randn(8, 4)
     full, part = {"embed.weight": embedding.shape}, {"embed.weight": torch.Size([4, 4])}
-    sharding = tensor_parallel.Sharding(2, full, part, vocab_rows=4)
+    sharding = tensor_parallel.Sharding(2, full, part, {"embed.first": 4})
     rank1 = sharding.loads({"embed.weight": lambda: embedding}, 1)
     assert torch.equal(rank1["embed.weight"](), embedding[4:])
-    assert rank1[tensor_parallel.FIRST_ID]().item() == 4
+    assert rank1["embed.first"]().item() == 4
     assert torch.equal(rank1["embed.weight"].rows(0, 4096), embedding[4:])
     rank0 = sharding.loads({"embed.weight": lambda: embedding}, 0)
     assert torch.equal(rank0["embed.weight"].rows(2, 4096), embedding[2:4])
-    assert rank0[tensor_parallel.FIRST_ID]().item() == 0
+    assert rank0["embed.first"]().item() == 0
