@@ -3,11 +3,12 @@ against TP=2 (two processes, one GPU each, NCCL), and memory per GPU.
 
 Here (the export needs ExecuTorch's Python, which the GPU machine lacks):
     .venv/bin/python bench/tp.py --prepare .gpu/tp --shape llama-8b [--tp 1,2] [--layers N] \
-        [--vocab split,replicated]
+        [--vocab split,replicated] [--experts hidden,spread]
 writes a checkpoint of the public configuration whose tensors are all one
 random block tiled (as costly to read as random weights), exports it as bf16
 for each TP degree (above one, with the embedding and LM head held each way
-of --vocab: `llm export --tp-vocab`), and packs the programs and their data into DIR/SHAPE
+of --vocab, `llm export --tp-vocab`, and a mixture of experts split each way
+of --experts, `--tp-experts`), and packs the programs and their data into DIR/SHAPE
 (bench/llm_size.py's packing). Tensors of one size have equal contents, which
 the .ptd stores once, so the data of an 8B model shrinks to its distinct
 tensors (about 1.2 GB, packed to a few MiB); the plugin makes each named
@@ -61,18 +62,21 @@ def prepare(args) -> None:
     tiny.write_shaped_checkpoint(checkpoint, args.shape, fill=tiled, **layers)
     tiny.write_tokenizer(checkpoint, 512)
     try:
-        for ways, vocab in [(w, v) for w in args.tp for v in (args.vocab if w > 1 else [None])]:
-            pte = args.work / (f"tp{ways}-{vocab}.pte" if vocab else f"tp{ways}.pte")
-            result = export_program(
-                checkpoint, pte, dtype="bf16", max_seq_len=args.max_seq_len, tp=ways,
-                tp_vocab=vocab or "split",
-            )  # fmt: skip
-            print(result.report(), flush=True)
-            _pack(pte, out / (pte.name + ".gz"))
-            for rank in range(ways):
-                data = tensor_parallel.data_path(pte, rank, ways)
-                _pack(data, out / (data.name + ".gz"))
-                data.unlink()
+        for ways in args.tp:
+            splits = [(v, e) for v in args.vocab for e in args.experts] if ways > 1 else [()]
+            for split in splits:
+                pte = args.work / ("-".join([f"tp{ways}", *split]) + ".pte")
+                options = dict(zip(("tp_vocab", "tp_experts"), split))
+                result = export_program(
+                    checkpoint, pte, dtype="bf16", max_seq_len=args.max_seq_len, tp=ways,
+                    **options,
+                )  # fmt: skip
+                print(result.report(), flush=True)
+                _pack(pte, out / (pte.name + ".gz"))
+                for rank in range(ways):
+                    data = tensor_parallel.data_path(pte, rank, ways)
+                    _pack(data, out / (data.name + ".gz"))
+                    data.unlink()
     finally:
         shutil.rmtree(checkpoint)
     for f in sorted(out.glob("*.gz")):
@@ -123,7 +127,7 @@ NUMBERS = {
 
 
 def run(args) -> None:
-    print("| shape | TP | vocabulary | time to first token ms | prefill tok/s | decode tok/s | "
+    print("| shape | TP | vocabulary, experts | time to first token ms | prefill tok/s | decode tok/s | "
           "decode vs TP=1 | peak memory per GPU, GB |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|")
     for directory in sorted(p for p in args.run.iterdir() if p.is_dir()):
@@ -133,13 +137,13 @@ def run(args) -> None:
             _unpack(f, work / f.name.removesuffix(".gz"))
         single = None
         for pte in sorted(work.glob("tp*.pte")):
-            ways, _, vocab = pte.stem.removeprefix("tp").partition("-")
+            ways, _, split = pte.stem.removeprefix("tp").partition("-")
             ways = int(ways)
             row = _measure(args, pte, ways)
             single = row["decode"] if ways == 1 else single
             speedup = f"{row['decode'] / single:.2f}x" if single else "-"
             memory = ", ".join(f"{p / 1e9:.1f}" for p in row["peaks"])
-            print(f"| {directory.name} | {ways} | {vocab or 'whole'} | {row['ttft_ms']:.1f} | "
+            print(f"| {directory.name} | {ways} | {split.replace('-', ', ') or 'whole'} | {row['ttft_ms']:.1f} | "
                   f"{row['prefill']:.1f} | {row['decode']:.1f} | {speedup} | {memory} |",
                   flush=True)  # fmt: skip
 
@@ -170,6 +174,7 @@ def main(argv=None) -> int:
     parser.add_argument("--layers", type=int, default=None)
     parser.add_argument("--tp", default="1,2", help="TP degrees to export, comma-separated")
     parser.add_argument("--vocab", default="split,replicated", help="--tp-vocab ways, above TP=1")
+    parser.add_argument("--experts", default="hidden", help="--tp-experts ways, above TP=1")
     parser.add_argument("--max-seq-len", type=int, default=1024)
     parser.add_argument("--prompt-len", type=int, default=128)
     parser.add_argument("--new-tokens", type=int, default=256)
@@ -179,6 +184,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     args.tp = [int(t) for t in args.tp.split(",")]
     args.vocab = args.vocab.split(",")
+    args.experts = args.experts.split(",")
     if args.prepare:
         args.work.mkdir(parents=True, exist_ok=True)
         prepare(args)

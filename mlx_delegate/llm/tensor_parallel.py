@@ -21,8 +21,8 @@ The norms are replicated. The embedding and the LM head (`vocab`):
   start is data, `embed.first`, so the program stays one). The LM head
   gives each rank its rows' logits and an all_gather puts the vocabulary
   together for the sampler. A rank reads and holds half the vocabulary's
-  weights (for Llama-3-8B 1 GB of its 8 at two ranks), for two collectives
-  a step.
+  weights (for Llama-3-8B in bf16, 1 GB less at two ranks), for two
+  collectives a step.
 - "replicated": every rank holds them whole, and no collective touches the
   logits.
 
@@ -57,7 +57,7 @@ ROW_PARALLEL_BIASES = ("attn.o.bias", "mlp.down.bias", "mlp.shared.down.bias")
 GATE_UP_STACK = "mlp.experts.gate_up_proj"
 VOCABULARY = ("split", "replicated")  # how the embedding and the LM head are held
 EXPERTS = ("hidden", "spread")  # how a mixture of experts splits
-FIRST = "first"  # the buffer of a module holding a block of rows: where the rank's start
+FIRST = "first"  # a block-held module's buffer: where the rank's rows start
 
 
 class TensorParallelError(ValueError):
