@@ -40,9 +40,8 @@ class MLXDelegateBackend(BackendDetails):
         built.graph.compile_chains = _compile_chains(compile_specs)
         run_ahead = RunAhead.from_compile_specs(compile_specs)
         if run_ahead is not None:
-            built.graph.run_ahead = run_ahead.resolve(
-                edge_program.graph_signature.user_inputs, len(built.graph.output_map)
-            )
+            inputs = edge_program.graph_signature.user_inputs
+            built.graph.run_ahead = run_ahead.resolve(inputs, len(built.graph.output_map))
         payload = serialize(built.graph)
         store, session = NamedDataStore(), active_session()
         for key, data in built.constants.items():

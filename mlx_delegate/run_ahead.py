@@ -17,6 +17,7 @@ from typing import Iterable, Optional, Sequence
 
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
+from ._logging import debug
 from .ir import schema as ir
 
 COMPILE_SPEC = "run_ahead"
@@ -43,19 +44,18 @@ class RunAhead:
                 return cls(tuple(value["fed"].items()), tuple(value["advanced"]))
         return None
 
-    def resolve(self, input_names: Sequence[str], num_outputs: int) -> ir.RunAhead:
+    def resolve(self, input_names: Sequence[str], num_outputs: int) -> Optional[ir.RunAhead]:
         """The schema table for a delegate whose inputs are `input_names` (in
-        order) and which has `num_outputs` outputs. A name the delegate does
-        not take is an error: the prediction would be wrong at every call."""
-
-        def position(name: str) -> int:
-            if name not in input_names:
-                raise ValueError(
-                    f"run ahead: the delegate has no input {name!r} (its inputs: "
-                    f"{', '.join(input_names) or 'none'}); is the method one delegate?"
-                )
-            return list(input_names).index(name)
-
+        order) and which has `num_outputs` outputs; None for a delegate that
+        does not take every input named (a method lowered in parts: the next
+        call of a part is not the method's, so that part predicts nothing)."""
+        names = list(input_names)
+        missing = [n for n, _ in self.fed if n not in names] + [
+            n for n in self.advanced if n not in names
+        ]
+        if missing:
+            debug("run ahead: the delegate takes no %s; it predicts nothing", ", ".join(missing))
+            return None
         for name, output in self.fed:
             if not 0 <= output < num_outputs:
                 raise ValueError(
@@ -63,7 +63,7 @@ class RunAhead:
                     f"the delegate has {num_outputs}"
                 )
         return ir.RunAhead(
-            fed_inputs=[position(name) for name, _ in self.fed],
+            fed_inputs=[names.index(name) for name, _ in self.fed],
             fed_from_outputs=[output for _, output in self.fed],
-            advanced_inputs=[position(name) for name in self.advanced],
+            advanced_inputs=[names.index(name) for name in self.advanced],
         )
