@@ -128,6 +128,7 @@ class MlxProgram final : public ProgramHandle {
   void write_output(const SlotRef& ref, const std::optional<mx::array>& result, OutputBuffer& out,
                     size_t position);
   std::vector<std::optional<mx::array>> build_call();
+  void append_buffers(std::vector<mx::array>& arrays) const;
   void start_call(std::vector<mx::array> arrays);
   void run_ahead(const std::vector<TensorView>& inputs,
                  const std::vector<std::optional<mx::array>>& results);
@@ -301,9 +302,7 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
     run_chain(static_cast<uint32_t>(graph_.init_chain));
   }
   std::vector<mx::array> persistent;
-  for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
-    persistent.push_back(state_.tensor(Tid{first_mutable + i}));
-  }
+  append_buffers(persistent);
   if (!persistent.empty()) mx::eval(persistent);
 }
 
@@ -527,13 +526,9 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   for (const auto& r : results) {
     if (r) to_eval_.push_back(*r);
   }
-  if (!ahead) {  // else started with them, and the state's buffers are the next call's
-    uint32_t first_mutable =
-        graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
-    for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
-      to_eval_.push_back(state_.tensor(Tid{first_mutable + i}));
-    }
-  }
+  // Ahead, this call's buffers were started with its outputs, and the
+  // state's buffers are already the next call's.
+  if (!ahead) append_buffers(to_eval_);
   mx::eval(to_eval_);
   auto evaluated = clock::now();
   to_eval_.clear();
@@ -576,13 +571,18 @@ std::vector<std::optional<mx::array>> MlxProgram::build_call() {
   return results;
 }
 
-// Starts evaluating `arrays` and the state's buffers on the device, returning at once.
-void MlxProgram::start_call(std::vector<mx::array> arrays) {
+// The state's mutable buffers, appended to `arrays`.
+void MlxProgram::append_buffers(std::vector<mx::array>& arrays) const {
   uint32_t first_mutable =
       graph_.num_constant_tensors + graph_.num_input_tensors + graph_.num_output_tensors;
   for (uint32_t i = 0; i < graph_.num_mutable_buffer_tensors; ++i) {
     arrays.push_back(state_.tensor(Tid{first_mutable + i}));
   }
+}
+
+// Starts evaluating `arrays` and the state's buffers on the device, returning at once.
+void MlxProgram::start_call(std::vector<mx::array> arrays) {
+  append_buffers(arrays);
   mx::async_eval(std::move(arrays));
 }
 
