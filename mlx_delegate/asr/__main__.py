@@ -35,8 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     transcribe = commands.add_parser("transcribe", help="transcribe an audio file")
     transcribe.add_argument("pte", type=Path)
     transcribe.add_argument("audio", type=Path, help="WAV (other formats with soundfile)")
-    transcribe.add_argument("--language", default="en", help="a language code (default en)")
-    transcribe.add_argument("--task", choices=("transcribe", "translate"), default="transcribe")
+    transcribe.add_argument("--language", help="a language code (default en)")
+    transcribe.add_argument(
+        "--task", choices=("transcribe", "translate"), help="default transcribe (.en: the only one)"
+    )
     transcribe.add_argument("--device", default=None, help="cpu, gpu, gpu:N (default: the best)")
     transcribe.add_argument("--max-new-tokens", type=int, default=448, help="a window's most")
     transcribe.add_argument("--ids", action="store_true", help="also print the token ids")
@@ -53,16 +55,33 @@ def _export(args) -> int:
     return 0
 
 
+def _prompt(args, program, tokenizer) -> list[int]:
+    """The decoder prompt. An English-only (`.en`) model's has no language or
+    task: a task or language it cannot follow is refused, as transformers
+    refuses them, rather than ignored."""
+    from .transcribe import language_id
+
+    if program.multilingual:
+        return program.prompt(language_id(tokenizer, args.language or "en"),
+                              args.task or "transcribe")  # fmt: skip
+    if args.task not in (None, "transcribe"):
+        raise ValueError(f"{args.pte}: an English-only model: it only transcribes "
+                         f"(no --task {args.task})")  # fmt: skip
+    if args.language not in (None, "en"):
+        raise ValueError(f"{args.pte}: an English-only model: it only transcribes English "
+                         f"(no --language {args.language})")  # fmt: skip
+    return program.prompt(None, "transcribe")
+
+
 def _transcribe(args) -> int:
     from ..llm.generate import TextStream
     from . import audio
-    from .transcribe import Program, Timings, language_id, load_tokenizer, transcribe_ids
+    from .transcribe import Program, Timings, load_tokenizer, transcribe_ids
 
     samples, rate = audio.read_audio(args.audio)  # before loading: bad audio fails fast
     tokenizer = load_tokenizer(args.pte)
     program = Program(args.pte, device=args.device)
-    language = language_id(tokenizer, args.language) if program.multilingual else None
-    prompt = program.prompt(language, args.task)
+    prompt = _prompt(args, program, tokenizer)
     timings = Timings()
     start = time.perf_counter()
     samples = audio.resample(samples, rate)

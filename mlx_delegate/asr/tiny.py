@@ -5,11 +5,15 @@ Whisper's special tokens.
 
     python -m mlx_delegate.asr.tiny DIR [--shape tiny|small|large-v3-turbo]
         [--encoder-layers N] [--decoder-layers N] [--vocab-size N] [--seed S]
+        [--english-only]
 
 The vocabulary is Whisper's in layout: plain tokens (the 256 bytes, then
 fillers), <|endoftext|>, <|startoftranscript|>, the languages, <|translate|>,
 <|transcribe|>, <|startoflm|>, <|startofprev|>, <|nocaptions|>,
-<|notimestamps|>, then the timestamps when the vocabulary has room for them."""
+<|notimestamps|>, then the timestamps when the vocabulary has room for them.
+An English-only checkpoint (as whisper-tiny.en's) has the same special tokens,
+one plain token fewer (51864 in all), and a generation config without
+languages or tasks (`is_multilingual` false)."""
 
 from __future__ import annotations
 
@@ -87,14 +91,16 @@ def build(
     seed: int = 0,
     languages: Optional[int] = None,
     fill: Optional[Callable[[int, torch.Size], torch.Tensor]] = None,
+    english_only: bool = False,
 ) -> Path:
     """`languages`: how many language tokens (default: Whisper's, 99, or 100
     for large-v3's vocabulary of 51866); `fill(i, shape)`: the values of the
-    i-th weight matrix (default: random, `_spread`)."""
+    i-th weight matrix (default: random, `_spread`); `english_only`: a `.en`
+    checkpoint's vocabulary (51864) and generation config."""
     from transformers import WhisperConfig, WhisperFeatureExtractor, WhisperForConditionalGeneration
 
     d_model, heads, enc, dec, ffn, mels, vocab = SHAPES[shape]
-    vocab = vocab_size or vocab
+    vocab = vocab_size or (vocab - 1 if english_only else vocab)
     languages = languages or (len(LANGUAGES) if vocab == 51866 else len(LANGUAGES) - 1)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -111,7 +117,7 @@ def build(
         "no_timestamps_token_id": ids["<|notimestamps|>"],
         "lang_to_id": {t: i for t, i in ids.items() if t[2:-2] in LANGUAGES},
         "task_to_id": {"transcribe": ids["<|transcribe|>"], "translate": ids["<|translate|>"]},
-        "is_multilingual": True,
+        "is_multilingual": not english_only,
         "max_length": 448,
         # a few plain tokens as Whisper's list has (punctuation and symbols), and
         # <|startofprev|>... as it has
@@ -120,6 +126,8 @@ def build(
            ids["<|startoflm|>"], ids["<|startofprev|>"], ids["<|nocaptions|>"]],  # fmt: skip
         "begin_suppress_tokens": [space, eot],
     }
+    if english_only:  # as whisper-*.en's: no languages or tasks to choose
+        del generation["lang_to_id"], generation["task_to_id"]
     config = WhisperConfig(
         vocab_size=vocab,
         num_mel_bins=mels,
@@ -171,10 +179,12 @@ def main(argv=None) -> int:
     parser.add_argument("--decoder-layers", type=int)
     parser.add_argument("--vocab-size", type=int)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--english-only", action="store_true", help="a .en checkpoint")
     args = parser.parse_args(argv)
     build(args.directory, args.shape, args.encoder_layers, args.decoder_layers,
-          args.vocab_size, args.seed)  # fmt: skip
-    print(f"{args.directory}: a random whisper checkpoint of {args.shape}'s shape")
+          args.vocab_size, args.seed, english_only=args.english_only)  # fmt: skip
+    kind = "an English-only" if args.english_only else "a"
+    print(f"{args.directory}: {kind} random whisper checkpoint of {args.shape}'s shape")
     return 0
 
 

@@ -485,42 +485,37 @@ def nvfp4_weight(node: Node) -> FloatWeight:
     )
 
 
+# The MX forms, by their op: (MLX's mode, its name, bits, the dtype qdata
+# holds, values a qdata item, the dtype of the E8M0 scales). torchao's
+# dequantize_mx also names its elements' dtype (elem_dtype), which must be
+# float8_e4m3fn; our dequantize_mxfp4 has E2M1 codes only.
+_MX_FORMS = {
+    DEQUANTIZE_MX: (ir.QuantMode.Mxfp8, "mxfp8", 8, torch.float8_e4m3fn, 1, torch.float8_e8m0fnu),
+    DEQUANTIZE_MXFP4: (ir.QuantMode.Mxfp4, "mxfp4", 4, torch.uint8, 2, torch.uint8),
+}
+
+
 def mx_weight(node: Node) -> FloatWeight:
-    qdata, scale = arg(node, "qdata"), arg(node, "scale")
-    _tensors(qdata, scale)
-    elements, block = arg(node, "elem_dtype"), int(arg(node, "block_size"))
-    if elements != torch.float8_e4m3fn:
-        raise Unsupported(f"MX elements of {elements}: MLX's MX modes take float8_e4m3fn (mxfp8)")
-    if block != 32:
-        raise Unsupported(f"MX blocks of {block}: MLX's mxfp8 groups 32 values")
-    rows, cols = _float_weight_shape(node, qdata, torch.float8_e4m3fn, 1)
-    _check_scales(scale, torch.float8_e8m0fnu, (rows, cols // block))
-    return FloatWeight(
-        node=node,
-        mode=ir.QuantMode.Mxfp8,
-        bits=8,
-        group_size=block,
-        shape=(rows, cols),
-        axis=1,
-        dtype=_output_dtype(node),
-        block=(1, block),
-        qdata=qdata,
-        scale=scale,
-    )
-
-
-def mxfp4_weight(node: Node) -> FloatWeight:
+    """An mxfp8 (`torchao::dequantize_mx`) or mxfp4 (`dequantize_mxfp4`) weight."""
+    key = target_key(node.target)
+    mode, name, bits, data_dtype, per_item, scale_dtype = _MX_FORMS[key]
     qdata, scale = arg(node, "qdata"), arg(node, "scale")
     _tensors(qdata, scale)
     block = int(arg(node, "block_size"))
+    if key == DEQUANTIZE_MX:
+        elements = arg(node, "elem_dtype")
+        if elements != torch.float8_e4m3fn:
+            raise Unsupported(
+                f"MX elements of {elements}: MLX's MX modes take float8_e4m3fn (mxfp8)"
+            )
     if block != 32:
-        raise Unsupported(f"MX blocks of {block}: MLX's mxfp4 groups 32 values")
-    rows, cols = _float_weight_shape(node, qdata, torch.uint8, 2)
-    _check_scales(scale, torch.uint8, (rows, cols // block))
+        raise Unsupported(f"MX blocks of {block}: MLX's {name} groups 32 values")
+    rows, cols = _float_weight_shape(node, qdata, data_dtype, per_item)
+    _check_scales(scale, scale_dtype, (rows, cols // block))
     return FloatWeight(
         node=node,
-        mode=ir.QuantMode.Mxfp4,
-        bits=4,
+        mode=mode,
+        bits=bits,
         group_size=block,
         shape=(rows, cols),
         axis=1,
@@ -554,7 +549,7 @@ READERS: dict[str, Callable[[Node], QuantizedWeight]] = {
     DEQUANTIZE_INT4_TENSOR: int4_tensor_weight,
     DEQUANTIZE_NVFP4: nvfp4_weight,
     DEQUANTIZE_MX: mx_weight,
-    DEQUANTIZE_MXFP4: mxfp4_weight,
+    DEQUANTIZE_MXFP4: mx_weight,
 }
 
 

@@ -99,16 +99,13 @@ struct Options {
   bool quiet = false;
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(stderr, "mlxd-run: %s\n\n%s", message.c_str(), kUsage);
-  std::exit(2);
-}
+const mlxd::runner::Usage usage("mlxd-run", kUsage);
 
 int parse_count(const std::string& flag, const char* text, int min) {
   char* end = nullptr;
   long v = std::strtol(text, &end, 10);
   if (end == text || *end != '\0' || v < min || v > 1000000) {
-    usage_error(flag + " takes an integer >= " + std::to_string(min) + ", got '" + text + "'");
+    usage.error(flag + " takes an integer >= " + std::to_string(min) + ", got '" + text + "'");
   }
   return static_cast<int>(v);
 }
@@ -118,7 +115,7 @@ Options parse_args(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char* flag) -> const char* {
-      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
+      if (i + 1 >= argc) usage.error(std::string(flag) + " needs a value");
       return argv[++i];
     };
     if (a == "-h" || a == "--help") {
@@ -147,11 +144,11 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (!a.empty() && a[0] == '-') {
-      usage_error("unknown option " + a);
+      usage.error("unknown option " + a);
     } else if (o.job.model.empty()) {
       o.job.model = a;
     } else {
-      usage_error("more than one model given ('" + o.job.model + "', '" + a + "')");
+      usage.error("more than one model given ('" + o.job.model + "', '" + a + "')");
     }
   }
   if (!o.batch.empty()) {
@@ -159,16 +156,16 @@ Options parse_args(int argc, char** argv) {
     // files would be ambiguous.
     if (!o.job.model.empty() || !o.job.inputs.empty() || !o.job.outputs.empty() ||
         !o.data.empty()) {
-      usage_error(
+      usage.error(
           "--batch takes no MODEL, --inputs, --outputs or --data (the jobs file names them)");
     }
     return o;
   }
-  if (!o.results.empty()) usage_error("--results needs --batch");
-  if (o.threads != 1) usage_error("--threads needs --batch");
-  if (o.job.model.empty()) usage_error("no model given");
-  if (o.job.inputs.empty()) usage_error("--inputs is required");
-  if (o.job.outputs.empty()) usage_error("--outputs is required");
+  if (!o.results.empty()) usage.error("--results needs --batch");
+  if (o.threads != 1) usage.error("--threads needs --batch");
+  if (o.job.model.empty()) usage.error("no model given");
+  if (o.job.inputs.empty()) usage.error("--inputs is required");
+  if (o.job.outputs.empty()) usage.error("--outputs is required");
   return o;
 }
 

@@ -25,7 +25,6 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -64,34 +63,7 @@ struct Options {
   bool ignore_eos = false;
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(stderr, "mlxd-transcribe: %s\n\n%s", message.c_str(), kUsage);
-  std::exit(2);
-}
-
-double parse_number(const std::string& flag, const char* text, double min, double max) {
-  char* end = nullptr;
-  double v = std::strtod(text, &end);
-  if (end == text || *end != '\0' || v < min || v > max) {
-    usage_error(flag + " takes a number in [" + std::to_string(min) + ", " + std::to_string(max) +
-                "], got '" + text + "'");
-  }
-  return v;
-}
-
-std::vector<int64_t> parse_ids(const char* text) {
-  std::vector<int64_t> ids;
-  std::istringstream in(text);
-  std::string word;
-  while (in >> word) {
-    char* end = nullptr;
-    long long v = std::strtoll(word.c_str(), &end, 10);
-    if (*end != '\0' || v < 0) usage_error("--prompt-ids: '" + word + "' is not a token id");
-    ids.push_back(v);
-  }
-  if (ids.empty()) usage_error("--prompt-ids has no token ids");
-  return ids;
-}
+const mlxd::runner::Usage usage("mlxd-transcribe", kUsage);
 
 std::string data_beside(const std::string& model) {
   std::filesystem::path data(model);
@@ -104,39 +76,39 @@ Options parse_args(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char* flag) -> const char* {
-      if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
+      if (i + 1 >= argc) usage.error(std::string(flag) + " needs a value");
       return argv[++i];
     };
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       std::exit(0);
     } else if (a == "--prompt-ids") {
-      o.prompt = parse_ids(value("--prompt-ids"));
+      o.prompt = usage.ids(a, value("--prompt-ids"));
     } else if (a == "--features") {
       o.features = value("--features");
     } else if (a == "--max-new-tokens") {
-      o.max_new_tokens = static_cast<int>(parse_number(a, value("--max-new-tokens"), 1, 1e6));
+      o.max_new_tokens = static_cast<int>(usage.number(a, value("--max-new-tokens"), 1, 1e6));
     } else if (a == "--device") {
       o.device = value("--device");
     } else if (a == "--data") {
       o.data = value("--data");
     } else if (a == "--warmup") {
-      o.warmup = static_cast<int>(parse_number(a, value("--warmup"), 0, 1000));
+      o.warmup = static_cast<int>(usage.number(a, value("--warmup"), 0, 1000));
     } else if (a == "--ignore-eos") {
       o.ignore_eos = true;
     } else if (a == "--audio-seconds") {
-      o.audio_seconds = parse_number(a, value("--audio-seconds"), 0, 1e9);
+      o.audio_seconds = usage.number(a, value("--audio-seconds"), 0, 1e9);
     } else if (!a.empty() && a[0] == '-') {
-      usage_error("unknown option " + a);
+      usage.error("unknown option " + a);
     } else if (o.model.empty()) {
       o.model = a;
     } else {
-      usage_error("more than one model given ('" + o.model + "', '" + a + "')");
+      usage.error("more than one model given ('" + o.model + "', '" + a + "')");
     }
   }
-  if (o.model.empty()) usage_error("no model given");
-  if (o.features.empty()) usage_error("--features is required");
-  if (o.prompt.empty()) usage_error("--prompt-ids is required");
+  if (o.model.empty()) usage.error("no model given");
+  if (o.features.empty()) usage.error("--features is required");
+  if (o.prompt.empty()) usage.error("--prompt-ids is required");
   if (o.data.empty()) o.data = data_beside(o.model);
   return o;
 }

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 
 extern "C" const char* mlxd_delegate_backend_id(void);
@@ -76,6 +78,35 @@ void load_method(executorch::extension::Module& module, const std::string& metho
       module.load_method(method, nullptr, nullptr, device.empty() ? nullptr : &backend_options);
   if (err != et::Error::Ok)
     throw std::runtime_error(fail("loading method '" + method + "' of " + model, err));
+}
+
+void Usage::error(const std::string& message) const {
+  std::fprintf(stderr, "%s: %s\n\n%s", program_, message.c_str(), text_);
+  std::exit(2);
+}
+
+double Usage::number(const std::string& flag, const char* text, double min, double max) const {
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || v < min || v > max) {
+    error(flag + " takes a number in [" + std::to_string(min) + ", " + std::to_string(max) +
+          "], got '" + text + "'");
+  }
+  return v;
+}
+
+std::vector<int64_t> Usage::ids(const std::string& flag, const char* text) const {
+  std::vector<int64_t> ids;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    long long v = std::strtoll(word.c_str(), &end, 10);
+    if (*end != '\0' || v < 0) error(flag + ": '" + word + "' is not a token id");
+    ids.push_back(v);
+  }
+  if (ids.empty()) error(flag + " has no token ids");
+  return ids;
 }
 
 }  // namespace mlxd::runner

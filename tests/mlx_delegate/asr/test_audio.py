@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import struct
+import sys
 import wave
 from pathlib import Path
 
@@ -127,3 +128,59 @@ def test_not_a_program(capsys, tmp_path, whisper):
         w.writeframes(b"\0\0" * 1600)
     err = transcribe_error(capsys, other, wav)
     assert f"cannot load {other}" in err, err
+
+
+# ---- other formats: the soundfile fallback -----------------------------------
+# soundfile is not a dependency (nor installed in the test venv): a stand-in
+# module with its `read` call checks what read_audio does with its answers.
+
+
+class _FakeSoundfile:
+    """soundfile.read's contract: (frames, channels) float32 with always_2d,
+    and the rate; its own error type for what it cannot read."""
+
+    def __init__(self, frames: np.ndarray, rate: int):
+        self.frames, self.rate, self.calls = frames, rate, []
+
+    def read(self, path, dtype, always_2d):
+        self.calls.append((path, dtype, always_2d))
+        if Path(path).read_bytes().startswith(b"junk"):
+            raise RuntimeError("Error opening: Format not recognised.")
+        return self.frames, self.rate
+
+
+def test_other_formats_go_through_soundfile(monkeypatch, tmp_path):
+    stereo = np.stack([RAMP, -RAMP / 3], axis=1)
+    fake = _FakeSoundfile(stereo, 44100)
+    monkeypatch.setitem(sys.modules, "soundfile", fake)
+    path = tmp_path / "a.flac"
+    path.write_bytes(b"fLaC\0\0\0\x22")
+    samples, rate = audio.read_audio(path)
+    assert fake.calls == [(str(path), "float32", True)]
+    assert rate == 44100
+    np.testing.assert_allclose(samples, (RAMP - RAMP / 3) / 2, atol=1e-7)
+
+
+@pytest.mark.parametrize(
+    "frames, rate, content, message",
+    [
+        (np.zeros((4, 1), np.float32), 16000, b"junk", "not audio that soundfile can read"),
+        (np.zeros((4, 1), np.float32), 0, b"OggS", "sample rate 0"),
+        (np.zeros((0, 1), np.float32), 16000, b"OggS", "no samples (zero length)"),
+    ],
+)
+def test_soundfiles_refusals_are_one_line(monkeypatch, capsys, tmp_path, frames, rate, content,
+                                          message):  # fmt: skip
+    monkeypatch.setitem(sys.modules, "soundfile", _FakeSoundfile(frames, rate))
+    path = tmp_path / "a.ogg"
+    path.write_bytes(content)
+    err = transcribe_error(capsys, tmp_path / "never-loaded.pte", path)
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_without_soundfile_another_format_names_it(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "soundfile", None)  # import soundfile raises ImportError
+    path = tmp_path / "a.flac"
+    path.write_bytes(b"fLaC\0\0\0\x22")
+    err = transcribe_error(capsys, tmp_path / "never-loaded.pte", path)
+    assert "other formats need the `soundfile` package" in err and err.count("\n") == 1, err

@@ -1,7 +1,8 @@
 """Greedy token ids of our Whisper export equal transformers'
-`WhisperForConditionalGeneration.generate` (forced English and transcribe, no
+`WhisperForConditionalGeneration.generate` (forced language and task, no
 timestamps, fp32) on the real feature extractor's features: through
-`python -m mlx_delegate.asr transcribe` and through the C++ runner
+`python -m mlx_delegate.asr transcribe` (transcribe and translate, and an
+English-only checkpoint, whose prompt has neither) and through the C++ runner
 mlxd-transcribe. Audio over 30 s goes in windows, each equal to transformers
 on that window alone."""
 
@@ -43,7 +44,7 @@ def sound(seconds: float, seed: int) -> np.ndarray:
     )
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=2)
 def transformers_whisper(directory: Path):
     from transformers import WhisperFeatureExtractor, WhisperForConditionalGeneration
 
@@ -51,25 +52,33 @@ def transformers_whisper(directory: Path):
     return extractor, WhisperForConditionalGeneration.from_pretrained(directory).eval()
 
 
-def transformers_ids(directory: Path, samples: np.ndarray) -> list[int]:
+def transformers_ids(
+    directory: Path, samples: np.ndarray, language: str = "en", task: str = "transcribe"
+) -> list[int]:
     """transformers' greedy ids for up to 30 s of 16 kHz samples, the end of
-    text left out."""
+    text left out: the language and task forced, or, for an English-only
+    checkpoint, neither (transformers refuses them there)."""
     extractor, model = transformers_whisper(directory)
     features = extractor(samples, sampling_rate=16000, return_tensors="pt").input_features
-    with torch.no_grad():
-        out = model.generate(features, language="en", task="transcribe",
-                             return_timestamps=False, max_new_tokens=NEW_TOKENS)[0].tolist()  # fmt: skip
     g = model.generation_config
-    prompt = [g.decoder_start_token_id, g.lang_to_id["<|en|>"], g.task_to_id["transcribe"],
-              g.no_timestamps_token_id]  # fmt: skip
+    if g.is_multilingual:
+        forced = {"language": language, "task": task}
+        prompt = [g.decoder_start_token_id, g.lang_to_id[f"<|{language}|>"], g.task_to_id[task],
+                  g.no_timestamps_token_id]  # fmt: skip
+    else:
+        forced, prompt = {}, [g.decoder_start_token_id, g.no_timestamps_token_id]
+    with torch.no_grad():
+        out = model.generate(features, **forced, return_timestamps=False,
+                             max_new_tokens=NEW_TOKENS)[0].tolist()  # fmt: skip
     if out[: len(prompt)] == prompt:
         out = out[len(prompt) :]
     eos = g.eos_token_id
     return out[: out.index(eos)] if eos in out else out
 
 
-def cli_ids(capsys, pte: Path, wav: Path) -> tuple[list[int], str]:
-    code = main(["transcribe", str(pte), str(wav), "--language", "en", "--ids",
+def cli_ids(capsys, pte: Path, wav: Path, *options: str) -> tuple[list[int], str]:
+    """`transcribe --ids` with `options` (default: --language en)."""
+    code = main(["transcribe", str(pte), str(wav), *(options or ("--language", "en")), "--ids",
                  "--max-new-tokens", str(NEW_TOKENS), "--device", "cpu"])  # fmt: skip
     captured = capsys.readouterr()
     out = captured.out
@@ -86,6 +95,52 @@ def test_cli_ids_equal_transformers(whisper, tmp_path, capsys):
     assert len(theirs) >= 8, "the random model should say something"
     assert ours == theirs
     assert "real-time factor:" in out
+
+
+def test_cli_translate_equals_transformers(whisper, tmp_path, capsys):
+    """--task translate: <|translate|> in the prompt, as transformers'
+    generate(task="translate") forces it; the tokens are not transcribe's."""
+    directory, pte = whisper
+    samples = write_wav16(tmp_path / "a.wav", sound(7, seed=3))
+    ours, _ = cli_ids(capsys, pte, tmp_path / "a.wav", "--language", "fr", "--task", "translate")
+    theirs = transformers_ids(directory, samples, "fr", "translate")
+    assert len(theirs) >= 8, "the random model should say something"
+    assert ours == theirs
+    assert ours != transformers_ids(directory, samples, "fr", "transcribe")
+
+
+def test_cli_english_only_checkpoint_equals_transformers(whisper_en, tmp_path, capsys):
+    """A `.en` checkpoint: the prompt is the start of transcript and no
+    timestamps alone, as transformers' generate makes it for such a model."""
+    directory, pte = whisper_en
+    samples = write_wav16(tmp_path / "a.wav", sound(7, seed=0))
+    ours, out = cli_ids(capsys, pte, tmp_path / "a.wav", "--task", "transcribe")
+    theirs = transformers_ids(directory, samples)
+    assert len(theirs) >= 8, "the random model should say something"
+    assert ours == theirs
+    assert "real-time factor:" in out
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        (("--task", "translate"), "English-only model: it only transcribes (no --task translate)"),
+        (
+            ("--language", "fr"),
+            "English-only model: it only transcribes English (no --language fr)",
+        ),
+    ],
+)
+def test_english_only_checkpoint_refuses_a_task_or_language(whisper_en, tmp_path, capsys, option,
+                                                            message):  # fmt: skip
+    """transformers refuses a task or language for an English-only model
+    rather than ignore it; so do we, in one line."""
+    write_wav16(tmp_path / "a.wav", sound(1, seed=0))
+    code = main(["transcribe", str(whisper_en[1]), str(tmp_path / "a.wav"), *option,
+                 "--device", "cpu"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1
+    assert message in err and err.count("\n") == 1, err
 
 
 def test_long_audio_goes_in_windows(whisper, tmp_path, capsys):
@@ -141,3 +196,28 @@ def test_mlxd_transcribe_refuses_features_of_another_shape(whisper, tmp_path):
                            "--prompt-ids", "1 2"], capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 1
     assert "expected float32 (windows, 80, 3000)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--features", "f.bin", "--prompt-ids", "1 x"], "--prompt-ids: 'x' is not a token id"),
+        (["--features", "f.bin", "--prompt-ids", " "], "--prompt-ids has no token ids"),
+        (["--features", "f.bin", "--prompt-ids", "1", "--max-new-tokens", "0"],
+         "--max-new-tokens takes a number in [1.000000, 1000000.000000], got '0'"),
+        (["--features", "f.bin", "--prompt-ids", "1", "--audio-seconds"],
+         "--audio-seconds needs a value"),
+        (["--prompt-ids", "1"], "--features is required"),
+    ],
+)  # fmt: skip
+def test_mlxd_transcribe_usage_errors(tmp_path, options, message):
+    """Exit status 2, then "mlxd-transcribe: MESSAGE" and the usage text
+    (runner_common's Usage), before any file is read."""
+    exe = (
+        Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime")) / "mlxd-transcribe"
+    )
+    done = subprocess.run([str(exe), str(tmp_path / "m.pte"), *options], capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    expected = f"mlxd-transcribe: {message}\n\nusage: mlxd-transcribe MODEL.pte"
+    assert done.stderr.startswith(expected), done.stderr

@@ -9,8 +9,6 @@ margins of these tokens."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,9 @@ from mlx_delegate.llm.export import data_path_of, export_program
 from mlx_delegate.llm.generate import Program, generate_ids
 from mlx_delegate.llm.quantize import FORMATS, quantize_weights
 
-ROOT = Path(__file__).resolve().parents[3]
+# One worker makes each format's export (the module's fixtures), for every test here.
+pytestmark = pytest.mark.xdist_group("quantize")
+
 PROMPT = [5, 17, 42, 7, 99]
 TOKENS = 16
 MAX_SEQ_LEN = 64
@@ -39,7 +39,7 @@ def llama(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def exported(llama, tmp_path_factory):
     """(program, its greedy tokens) of an export in a format, the embedding's
-    format; each made once a worker."""
+    format; each made once."""
     made: dict = {}
     directory = tmp_path_factory.mktemp("exports")
 
@@ -105,17 +105,18 @@ def test_the_embedding_and_lm_head_take_their_own_format(llama, exported, embedd
     assert data_path_of(pte).stat().st_size > data_path_of(int4_only).stat().st_size
 
 
-def test_the_cli_names_the_formats_and_refuses_an_embedding_format_alone(llama, tmp_path):
-    def cli(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "mlx_delegate.llm", "export", "--model", str(llama), *args],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
+def test_the_cli_names_the_formats_and_refuses_an_embedding_format_alone(llama, tmp_path, capsys):
+    """`python -m mlx_delegate.llm export`'s main, in this process (the argument
+    checks come before any export)."""
+    from mlx_delegate.llm.__main__ import main
 
-    unknown = cli("--quantize", "int9", "-o", str(tmp_path / "x.pte"))
-    assert unknown.returncode == 2 and "int2" in unknown.stderr and "nvfp4" in unknown.stderr
-    alone = cli("--quantize-embedding", "int8", "-o", str(tmp_path / "x.pte"))
-    assert alone.returncode == 1 and "--quantize-embedding goes with --quantize" in alone.stderr
+    def cli(*args):
+        return main(["export", "--model", str(llama), *args])
+
+    with pytest.raises(SystemExit) as unknown:
+        cli("--quantize", "int9", "-o", str(tmp_path / "x.pte"))
+    err = capsys.readouterr().err
+    assert unknown.value.code == 2 and "int2" in err and "nvfp4" in err
+    assert cli("--quantize-embedding", "int8", "-o", str(tmp_path / "x.pte")) == 1
+    assert "--quantize-embedding goes with --quantize" in capsys.readouterr().err
     assert not (tmp_path / "x.pte").exists()
