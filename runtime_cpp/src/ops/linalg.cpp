@@ -1,6 +1,7 @@
 // Matrix products (quantized ones too), normalization, convolution, attention.
 #include <cmath>
 
+#include "cpu_kernels.h"
 #include "op_util.h"
 
 namespace mlxd {
@@ -33,14 +34,35 @@ static mx::array tensor_scaled(const mx::array& a, const std::optional<Tid>& ten
   return mx::astype(scaled, a.dtype(), s);
 }
 
-// The weight stays packed: MLX dequantizes it group by group inside the product.
+// The product of our CPU kernel (cpu_kernels.h) where the plugin has one and
+// it takes these operands: it reads half-precision activations, scales and
+// biases as they are and accumulates in float32, so nothing is widened first.
+static std::optional<mx::array> kernel_quantized_linear(const QuantizedLinearNode& n,
+                                                        const mx::array& x, bool widen,
+                                                        const ExecutionState& st,
+                                                        StreamOrDevice s) {
+  QuantizedMatmulKernel kernel = cpu_quantized_matmul();
+  if (kernel == nullptr || n.mode != ir::QuantMode_Affine || !n.transpose || !n.biases ||
+      mx::to_stream(s).device.type != mx::Device::DeviceType::cpu) {
+    return std::nullopt;
+  }
+  return kernel(x, st.tensor(n.w), st.tensor(n.scales), st.tensor(*n.biases), n.group_size, n.bits,
+                widen ? mx::float32 : x.dtype(), s);
+}
+
+// The weight stays packed: the kernel, or MLX, dequantizes it group by group
+// inside the product.
 void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   bool widen = widens_on_cpu(x, s);
-  QuantizedScales q =
-      quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "quantized_linear");
-  mx::array y = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
-                                     n.transpose, n.group_size, n.bits, q.mode, s);
+  std::optional<mx::array> product = kernel_quantized_linear(n, x, widen, st, s);
+  if (!product) {
+    QuantizedScales q =
+        quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "quantized_linear");
+    product = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
+                                   n.transpose, n.group_size, n.bits, q.mode, s);
+  }
+  mx::array y = *product;
   y = tensor_scaled(y, n.tensor_scale, st, s);
   if (n.bias) y = mx::add(y, widened(st.tensor(*n.bias), widen, s), s);
   st.set_tensor(n.out, narrowed(y, x.dtype(), widen, s));
