@@ -21,176 +21,15 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <vector>
 
+#include "kernel_util.h"
 #include "thread_pool.h"
-
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace {
-
-enum class Elt { f32, bf16, f16 };
-
-bool elt_of(mx::Dtype t, Elt* e) {
-  if (t == mx::float32) {
-    *e = Elt::f32;
-  } else if (t == mx::bfloat16) {
-    *e = Elt::bf16;
-  } else if (t == mx::float16) {
-    *e = Elt::f16;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-inline float load_elt(const void* p, int64_t i, Elt e) {
-  switch (e) {
-    case Elt::bf16: {
-      uint32_t bits = static_cast<uint32_t>(static_cast<const uint16_t*>(p)[i]) << 16;
-      float f;
-      std::memcpy(&f, &bits, sizeof(f));
-      return f;
-    }
-    case Elt::f16:
-      return static_cast<float>(static_cast<const mx::float16_t*>(p)[i]);
-    default:
-      return static_cast<const float*>(p)[i];
-  }
-}
-
-inline void store_elt(void* p, int64_t i, Elt e, float v) {
-  switch (e) {
-    case Elt::bf16:
-      static_cast<mx::bfloat16_t*>(p)[i] = mx::bfloat16_t(v);
-      break;
-    case Elt::f16:
-      static_cast<mx::float16_t*>(p)[i] = mx::float16_t(v);
-      break;
-    default:
-      static_cast<float*>(p)[i] = v;
-  }
-}
-
-// ---- vectors of float32 and the unpacking of one 32-field block -------------
-
-#if defined(__AVX512F__)
-struct V {
-  using T = __m512;
-  static constexpr int W = 16;
-  static T zero() { return _mm512_setzero_ps(); }
-  static T load(const float* p) { return _mm512_loadu_ps(p); }
-  static T set1(float v) { return _mm512_set1_ps(v); }
-  static T fma(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
-  static float sum(T a) {
-    // Not _mm512_reduce_add_ps: GCC 12 warns of an uninitialized value inside it.
-    __m256 h = _mm256_add_ps(_mm512_castps512_ps256(a), _mm512_extractf32x8_ps(a, 1));
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-  }
-};
-constexpr int kWideNT = 2;  // weight rows per tile when MT > 1
-
-// 16 bytes = 32 nibbles: low nibbles (even fields), then high ones (odd).
-inline void unpack4(const uint8_t* p, V::T out[2]) {
-  const __m128i mask = _mm_set1_epi8(0x0f);
-  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  __m128i lo = _mm_and_si128(v, mask);
-  __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
-  out[0] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(lo));
-  out[1] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(hi));
-}
-inline void unpack8(const uint8_t* p, V::T out[2]) {
-  out[0] = _mm512_cvtepi32_ps(
-      _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
-  out[1] = _mm512_cvtepi32_ps(
-      _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))));
-}
-#elif defined(__AVX2__)
-struct V {
-  using T = __m256;
-  static constexpr int W = 8;
-  static T zero() { return _mm256_setzero_ps(); }
-  static T load(const float* p) { return _mm256_loadu_ps(p); }
-  static T set1(float v) { return _mm256_set1_ps(v); }
-  static T fma(T a, T b, T c) { return _mm256_fmadd_ps(a, b, c); }
-  static float sum(T a) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-  }
-};
-constexpr int kWideNT = 1;
-
-inline __m256 widen8(__m128i bytes) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)); }
-inline void unpack4(const uint8_t* p, V::T out[4]) {
-  const __m128i mask = _mm_set1_epi8(0x0f);
-  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  __m128i lo = _mm_and_si128(v, mask);
-  __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
-  out[0] = widen8(lo);
-  out[1] = widen8(_mm_srli_si128(lo, 8));
-  out[2] = widen8(hi);
-  out[3] = widen8(_mm_srli_si128(hi, 8));
-}
-inline void unpack8(const uint8_t* p, V::T out[4]) {
-  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
-  out[0] = widen8(a);
-  out[1] = widen8(_mm_srli_si128(a, 8));
-  out[2] = widen8(b);
-  out[3] = widen8(_mm_srli_si128(b, 8));
-}
-#else
-// Portable: eight independent lanes that the compiler may vectorize for the
-// baseline instruction set.
-struct V {
-  struct T {
-    float v[8];
-  };
-  static constexpr int W = 8;
-  static T zero() { return T{}; }
-  static T load(const float* p) {
-    T t;
-    for (int i = 0; i < 8; ++i) t.v[i] = p[i];
-    return t;
-  }
-  static T set1(float x) {
-    T t;
-    for (int i = 0; i < 8; ++i) t.v[i] = x;
-    return t;
-  }
-  static T fma(T a, T b, T c) {
-    for (int i = 0; i < 8; ++i) c.v[i] += a.v[i] * b.v[i];
-    return c;
-  }
-  static float sum(T a) {
-    float s = 0;
-    for (int i = 0; i < 8; ++i) s += a.v[i];
-    return s;
-  }
-};
-constexpr int kWideNT = 1;
-
-inline void unpack4(const uint8_t* p, V::T out[4]) {
-  for (int i = 0; i < 16; ++i) {
-    out[i / 8].v[i % 8] = static_cast<float>(p[i] & 0x0f);
-    out[2 + i / 8].v[i % 8] = static_cast<float>(p[i] >> 4);
-  }
-}
-inline void unpack8(const uint8_t* p, V::T out[4]) {
-  for (int i = 0; i < 32; ++i) out[i / 8].v[i % 8] = static_cast<float>(p[i]);
-}
-#endif
 
 constexpr int kBlock = 32;          // fields per unpacked block
 constexpr int kNV = kBlock / V::W;  // vectors per block
@@ -223,64 +62,75 @@ inline float dot(const float* a, const float* b, int n) {
   return s;
 }
 
-// y[m0 .. m0+MT, n0 .. n0+NT]; sc/bi: the NT rows' scales and biases in float32.
-template <int BITS, int MT, int NT>
+// y[m0 .. m0+MT, n0 .. n0+NT]; sc, bi: the NT rows' scales and biases in
+// float32, row j's at j * p.G. The group size is a template argument, so that a
+// group's blocks unroll and every pointer just steps from group to group.
+template <int BITS, int GS, int MT, int NT>
 void tile(const Problem& p, int64_t m0, int64_t n0, const float* sc, const float* bi) {
+  constexpr int kGroupBytes = GS * BITS / 8;
   const int64_t row_bytes = p.K * BITS / 8;
-  const uint8_t* wr[NT];
-  for (int j = 0; j < NT; ++j) wr[j] = p.w + (n0 + j) * row_bytes;
-  const float* xr[MT];
-  for (int i = 0; i < MT; ++i) xr[i] = p.xp + (m0 + i) * p.K;
+  const int64_t K = p.K;
+  const int G = p.G;
+  const uint8_t* w = p.w + n0 * row_bytes;
+  const float* x = p.xp + m0 * K;
   V::T tot[MT][NT];
+#pragma GCC unroll 8
   for (int i = 0; i < MT; ++i)
+#pragma GCC unroll 8
     for (int j = 0; j < NT; ++j) tot[i][j] = V::zero();
-  const int blocks = p.group_size / kBlock;
-  for (int g = 0; g < p.G; ++g) {
+  for (int g = 0; g < G; ++g, w += kGroupBytes, x += GS) {
     V::T acc[MT][NT];
+#pragma GCC unroll 8
     for (int i = 0; i < MT; ++i)
+#pragma GCC unroll 8
       for (int j = 0; j < NT; ++j) acc[i][j] = V::zero();
-    for (int b = 0; b < blocks; ++b) {
-      const int64_t k0 = static_cast<int64_t>(g) * p.group_size + b * kBlock;
+#pragma GCC unroll 4
+    for (int b = 0; b < GS / kBlock; ++b) {
+#pragma GCC unroll 8
       for (int j = 0; j < NT; ++j) {
         V::T wv[kNV];
         if constexpr (BITS == 4) {
-          unpack4(wr[j] + k0 / 2, wv);
+          unpack4(w + j * row_bytes + b * (kBlock / 2), wv);
         } else {
-          unpack8(wr[j] + k0, wv);
+          unpack8(w + j * row_bytes + b * kBlock, wv);
         }
+#pragma GCC unroll 8
         for (int i = 0; i < MT; ++i) {
+#pragma GCC unroll 8
           for (int v = 0; v < kNV; ++v) {
-            acc[i][j] = V::fma(wv[v], V::load(xr[i] + k0 + v * V::W), acc[i][j]);
+            acc[i][j] = V::fma(wv[v], V::load(x + i * K + b * kBlock + v * V::W), acc[i][j]);
           }
         }
       }
     }
+#pragma GCC unroll 8
     for (int j = 0; j < NT; ++j) {
-      V::T s = V::set1(sc[j * p.G + g]);
+      V::T s = V::set1(sc[j * G + g]);
+#pragma GCC unroll 8
       for (int i = 0; i < MT; ++i) tot[i][j] = V::fma(s, acc[i][j], tot[i][j]);
     }
   }
   for (int i = 0; i < MT; ++i) {
     for (int j = 0; j < NT; ++j) {
-      float y = V::sum(tot[i][j]) + dot(bi + j * p.G, p.xsum + (m0 + i) * p.G, p.G);
+      float y = V::sum(tot[i][j]) + dot(bi + j * G, p.xsum + (m0 + i) * G, G);
       store_elt(p.out, (m0 + i) * p.N + n0 + j, p.out_elt, y);
     }
   }
 }
 
-template <int BITS, int NT>
+template <int BITS, int GS, int NT>
 void rows(const Problem& p, int64_t n0, const float* sc, const float* bi) {
   int64_t m = 0;
-  for (; m + 4 <= p.M; m += 4) tile<BITS, 4, NT>(p, m, n0, sc, bi);
+  for (; m + 4 <= p.M; m += 4) tile<BITS, GS, 4, NT>(p, m, n0, sc, bi);
   switch (p.M - m) {
     case 3:
-      tile<BITS, 3, NT>(p, m, n0, sc, bi);
+      tile<BITS, GS, 3, NT>(p, m, n0, sc, bi);
       break;
     case 2:
-      tile<BITS, 2, NT>(p, m, n0, sc, bi);
+      tile<BITS, GS, 2, NT>(p, m, n0, sc, bi);
       break;
     case 1:
-      tile<BITS, 1, NT>(p, m, n0, sc, bi);
+      tile<BITS, GS, 1, NT>(p, m, n0, sc, bi);
       break;
     default:
       break;
@@ -288,35 +138,46 @@ void rows(const Problem& p, int64_t n0, const float* sc, const float* bi) {
 }
 
 // Output columns [n_begin, n_end).
-template <int BITS>
+template <int BITS, int GS>
 void columns(const Problem& p, int64_t n_begin, int64_t n_end) {
   // One activation row: four weight rows a tile; several: kWideNT.
   constexpr int kMaxNT = 4;
   const int nt = p.M == 1 ? 4 : kWideNT;
-  std::vector<float> sc(static_cast<size_t>(kMaxNT) * p.G), bi(sc.size());
-  auto convert = [&](int64_t n0, int count) {
+  // float32 scales and biases are read where they are; half ones converted per tile.
+  const bool convert = p.scale_elt != Elt::f32;
+  std::vector<float> sc_buf(convert ? static_cast<size_t>(kMaxNT) * p.G : 0), bi_buf(sc_buf.size());
+  auto scales_of = [&](int64_t n0, int count, const float** sc, const float** bi) {
+    if (!convert) {
+      *sc = static_cast<const float*>(p.scales) + n0 * p.G;
+      *bi = static_cast<const float*>(p.biases) + n0 * p.G;
+      return;
+    }
     for (int j = 0; j < count; ++j) {
       for (int g = 0; g < p.G; ++g) {
         int64_t at = (n0 + j) * p.G + g;
-        sc[j * p.G + g] = load_elt(p.scales, at, p.scale_elt);
-        bi[j * p.G + g] = load_elt(p.biases, at, p.scale_elt);
+        sc_buf[j * p.G + g] = load_elt(p.scales, at, p.scale_elt);
+        bi_buf[j * p.G + g] = load_elt(p.biases, at, p.scale_elt);
       }
     }
+    *sc = sc_buf.data();
+    *bi = bi_buf.data();
   };
+  const float* sc = nullptr;
+  const float* bi = nullptr;
   int64_t n = n_begin;
   for (; n + nt <= n_end; n += nt) {
-    convert(n, nt);
+    scales_of(n, nt, &sc, &bi);
     if (nt == 4) {
-      rows<BITS, 4>(p, n, sc.data(), bi.data());
+      rows<BITS, GS, 4>(p, n, sc, bi);
     } else if (nt == 2) {
-      rows<BITS, 2>(p, n, sc.data(), bi.data());
+      rows<BITS, GS, 2>(p, n, sc, bi);
     } else {
-      rows<BITS, 1>(p, n, sc.data(), bi.data());
+      rows<BITS, GS, 1>(p, n, sc, bi);
     }
   }
   for (; n < n_end; ++n) {
-    convert(n, 1);
-    rows<BITS, 1>(p, n, sc.data(), bi.data());
+    scales_of(n, 1, &sc, &bi);
+    rows<BITS, GS, 1>(p, n, sc, bi);
   }
 }
 
@@ -324,7 +185,10 @@ void columns(const Problem& p, int64_t n_begin, int64_t n_end) {
 constexpr int64_t kParallelWork = 1 << 16;
 
 void run(const Problem& p) {
-  auto body = p.bits == 4 ? &columns<4> : &columns<8>;
+  using Body = void (*)(const Problem&, int64_t, int64_t);
+  const Body bodies[2][3] = {{&columns<4, 32>, &columns<4, 64>, &columns<4, 128>},
+                             {&columns<8, 32>, &columns<8, 64>, &columns<8, 128>}};
+  const Body body = bodies[p.bits == 8][p.group_size == 32 ? 0 : p.group_size == 64 ? 1 : 2];
   const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
   const int64_t work = p.M * p.N * p.K;
   if (threads <= 1 || work < kParallelWork || p.N < 16) {
