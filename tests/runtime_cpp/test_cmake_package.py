@@ -55,8 +55,9 @@ def test_find_package_consumer_links_and_runs(runtime_build, tmp_path):
     assert fields["version"] == "0.1.0"
     backends = json.loads(fields["backends"])
     paths = sorted(b["path"] for b in backends)
-    # The best of the cpu group (OpenBLAS) loaded from the installed backends/, not the build.
-    assert [Path(p).name for p in paths] == ["libmlx-cpu-openblas.so"]
+    # The best of the cpu group (OpenBLAS, or the variant of this processor built on it)
+    # loaded from the installed backends/, not the build.
+    assert [Path(p).name for p in paths] == [f"libmlx-{best_cpu_plugin(lib / 'backends')}.so"]
     assert all(Path(p).parent.resolve() == (lib / "backends").resolve() for p in paths)
 
     # The installed runner finds the installed libraries (its RPATH) and runs a program.

@@ -1,37 +1,128 @@
-"""The real CPU plugins: libmlx-cpu.so (MLX as shipped) and
-libmlx-cpu-openblas.so (CBLAS forwarded to scipy-openblas32)."""
+"""The real CPU plugins: libmlx-cpu.so (MLX as shipped, our portable kernels),
+libmlx-cpu-openblas.so (CBLAS forwarded to scipy-openblas32) and its x86
+variants libmlx-cpu-avx2.so / libmlx-cpu-avx512.so (OpenBLAS and our kernels
+for x86-64-v3 / v4), each scoring by what the processor reports
+(runtime_cpp/src/plugin/plugin_front.cpp, src/cpu/cpu_features.h); which of them
+should win is read from Linux's report, /proc/cpuinfo (cpu_report.py)."""
 
 from __future__ import annotations
 
 import pytest
+from cpu_report import best_cpu_plugin, is_x86, runs_here
+
+LISTING = """
+    import numpy as np
+    backends.load_all()
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    b = np.arange(8, dtype=np.float32).reshape(4, 2) - 3
+    out, _ = backends.run_builtin_f32("cpu", "matmul", a, b)
+    result = {"list": [(x.name, x.score, x.device_type, x.device_count,
+                        x.device_properties[0]["blas"], x.device_properties[0].get("kernels"))
+                       for x in backends.list()],
+              "report": {c.path.rsplit("/", 1)[1]: [c.status, c.reason, c.message]
+                         for c in backends.report()},
+              "ok": bool(np.allclose(out, a @ b))}
+    """
+SCORES = {"cpu": 10, "cpu-openblas": 20, "cpu-avx2": 30, "cpu-avx512": 40}
+KERNELS = {
+    "cpu": "portable",
+    "cpu-openblas": "portable",
+    "cpu-avx2": "avx2",
+    "cpu-avx512": "avx512",
+}
+V3 = "avx,avx2,fma,f16c,bmi1,bmi2,lzcnt,movbe,os_ymm"  # a processor without AVX-512
 
 
-def test_openblas_variant_wins_and_plain_is_outscored(scenario, backend_dir):
-    if not (backend_dir / "libmlx-cpu-openblas.so").exists():
-        pytest.skip("built without scipy-openblas32")
-    result, _ = scenario.run("""
-        import numpy as np
-        backends.load_all()
-        a = np.arange(12, dtype=np.float32).reshape(3, 4)
-        b = np.arange(8, dtype=np.float32).reshape(4, 2) - 3
-        out, _ = backends.run_builtin_f32("cpu", "matmul", a, b)
-        result = {"list": [(x.name, x.score, x.device_type, x.device_count,
-                            x.device_properties[0]["blas"]) for x in backends.list()],
-                  "report": {c.path.rsplit("/", 1)[1]: [c.status, c.reason] for c in backends.report()},
-                  "ok": bool(np.allclose(out, a @ b)),
-                  "cpu": backends.device("cpu")["backend"]["name"]}
-        """)
-    assert result["list"] == [["cpu-openblas", 20, "cpu", 1, "openblas"]]
-    assert result["report"]["libmlx-cpu-openblas.so"] == ["loaded", ""]
-    assert result["report"]["libmlx-cpu.so"] == ["skipped", "outscored"]
+def built(backend_dir) -> list[str]:
+    return [n for n in SCORES if (backend_dir / f"libmlx-{n}.so").exists()]
+
+
+def test_x86_builds_every_variant(backend_dir):
+    names = built(backend_dir)
+    assert "cpu" in names
+    if is_x86() and "cpu-openblas" in names:
+        assert "cpu-avx2" in names and "cpu-avx512" in names
+
+
+def test_the_best_variant_here_wins_and_the_others_say_why_not(scenario, backend_dir):
+    result, _ = scenario.run(LISTING)
+    best = best_cpu_plugin(backend_dir)
+    blas = "reference" if best == "cpu" else "openblas"
+    assert result["list"] == [[best, SCORES[best], "cpu", 1, blas, KERNELS[best]]]
     assert result["ok"]
-    assert result["cpu"] == "cpu-openblas"
+    for name in built(backend_dir):
+        status, reason, message = result["report"][f"libmlx-{name}.so"]
+        if name == best:
+            assert [status, reason] == ["loaded", ""]
+        elif name in ("cpu-avx2", "cpu-avx512") and not runs_here(KERNELS[name]):
+            assert [status, reason] == ["skipped", "score"]
+            assert "kernels need what this processor lacks: " in message, message
+        else:
+            assert [status, reason] == ["skipped", "outscored"], (name, message)
 
 
 def test_the_plugins_load_on_first_use(scenario, backend_dir):
     result, _ = scenario.run('result = backends.device("cpu")["backend"]["name"]')
-    openblas = (backend_dir / "libmlx-cpu-openblas.so").exists()
-    assert result == ("cpu-openblas" if openblas else "cpu")
+    assert result == best_cpu_plugin(backend_dir)
+
+
+def test_a_variant_the_processor_lacks_scores_0_and_the_listing_says_why(scenario, backend_dir):
+    """A forced report (MLX_DELEGATE_CPU_FEATURES) plays a processor without AVX-512."""
+    if "cpu-avx512" not in built(backend_dir):
+        pytest.skip("no x86 variants in this build")
+    result, _ = scenario.run(LISTING, env={"MLX_DELEGATE_CPU_FEATURES": V3})
+    assert result["list"][0][0] == "cpu-avx2"
+    status, reason, message = result["report"]["libmlx-cpu-avx512.so"]
+    assert [status, reason] == ["skipped", "score"]
+    assert message == (
+        "mlx_backend_score() returned 0: the avx512 kernels need what the forced report "
+        "(MLX_DELEGATE_CPU_FEATURES) lacks: avx512f, avx512bw, avx512cd, avx512dq, avx512vl, "
+        "os_zmm (the OS saves the zmm registers)"
+    )
+    # Without AVX2 either, OpenBLAS's variant is the best that runs.
+    result, _ = scenario.run(LISTING, env={"MLX_DELEGATE_CPU_FEATURES": "avx,fma,os_ymm"})
+    assert result["list"][0][0] == "cpu-openblas"
+    assert (
+        "lacks: avx2, f16c, bmi1, bmi2, lzcnt, movbe" in result["report"]["libmlx-cpu-avx2.so"][2]
+    )
+    # A misspelt feature plays no processor: the variants refuse to guess.
+    result, _ = scenario.run(LISTING, env={"MLX_DELEGATE_CPU_FEATURES": "avx2,avx512"})
+    assert "names an unknown feature 'avx512'" in result["report"]["libmlx-cpu-avx2.so"][2]
+
+
+def test_mlx_backend_forces_any_variant_that_runs(scenario, backend_dir):
+    for name in built(backend_dir):
+        if name in ("cpu-avx2", "cpu-avx512") and not runs_here(KERNELS[name]):
+            continue
+        result, _ = scenario.run(LISTING, env={"MLX_BACKEND": name})
+        assert [row[0] for row in result["list"]] == [name]
+        assert result["list"][0][5] == KERNELS[name] and result["ok"]
+        for other in built(backend_dir):
+            if other != name:
+                status, reason, message = result["report"][f"libmlx-{other}.so"]
+                assert [status, reason] == ["skipped", "filter"], (other, message)
+                assert f"MLX_BACKEND='{name}' forces another backend of group 'cpu'" in message
+
+
+def test_forcing_a_variant_the_processor_lacks_names_the_reason(scenario, backend_dir):
+    if "cpu-avx512" not in built(backend_dir):
+        pytest.skip("no x86 variants in this build")
+    result, _ = scenario.run(
+        """
+        try:
+            backends.device("cpu")
+            result = {"error": None}
+        except backends.BackendError as e:
+            result = {"error": str(e)}
+        result["report"] = {c.path.rsplit("/", 1)[1]: [c.status, c.reason, c.message]
+                            for c in backends.report()}
+        """,
+        env={"MLX_BACKEND": "cpu-avx512", "MLX_DELEGATE_CPU_FEATURES": V3},
+    )
+    assert "no CPU backend loaded for device cpu:0" in result["error"]
+    status, reason, message = result["report"]["libmlx-cpu-avx512.so"]
+    assert [status, reason] == ["skipped", "score"]
+    assert "lacks: avx512f" in message
 
 
 def test_plain_cpu_is_the_fallback_when_openblas_is_missing(scenario, backend_dir):
@@ -44,15 +135,20 @@ def test_plain_cpu_is_the_fallback_when_openblas_is_missing(scenario, backend_di
         out, _ = backends.run_builtin_f32("cpu", "matmul", a, b)
         s, _ = backends.run_builtin_f32("cpu", "add", a, a)
         result = {"list": [(x.name, x.device_properties[0]["blas"]) for x in backends.list()],
-                  "report": {c.path.rsplit("/", 1)[1]: [c.status, c.reason] for c in backends.report()},
+                  "report": {c.path.rsplit("/", 1)[1]: [c.status, c.reason, c.message]
+                             for c in backends.report()},
                   "ok": bool(np.allclose(out, a @ b, atol=1e-5)), "add": bool(np.array_equal(s, a + a))}
         """,
         env={"MLX_DELEGATE_OPENBLAS_LIB": "/nonexistent/libscipy_openblas.so"},
     )
     assert result["list"] == [["cpu", "reference"]]
-    if (backend_dir / "libmlx-cpu-openblas.so").exists():
-        assert result["report"]["libmlx-cpu-openblas.so"] == ["skipped", "score"]
-    assert result["report"]["libmlx-cpu.so"] == ["loaded", ""]
+    for name in built(backend_dir):
+        if name != "cpu":
+            status, reason, message = result["report"][f"libmlx-{name}.so"]
+            assert [status, reason] == ["skipped", "score"]
+            if runs_here(KERNELS[name]):
+                assert "OpenBLAS does not load" in message, message
+    assert result["report"]["libmlx-cpu.so"][:2] == ["loaded", ""]
     assert result["ok"] and result["add"]
 
 

@@ -18,7 +18,7 @@ from mlx_delegate.tensor_bin import read_tensors, write_tensors
 # load only that one, so both run the same MLX with the same BLAS).
 RUN = """
 from mlx_delegate import backends
-backends.load_all(blocked=["cpu-openblas"])
+backends.load_all(blocked=["cpu-openblas", "cpu-avx2", "cpu-avx512"])
 import mlx_delegate.runtime as mr
 from executorch.runtime import Runtime
 from mlx_delegate.tensor_bin import read_tensors, write_tensors

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cpu_report import best_cpu_plugin, is_x86, runs_here
 
 from conftest import REPO, build_lock, build_runtime
 
@@ -140,7 +141,7 @@ def test_building_the_wheel_leaves_the_checkouts_build_working(
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert "Building CXX object" not in proc.stdout, proc.stdout[-4000:]
     result, _ = scenario.run("result = [b.name for b in backends.list()]")
-    assert result == ["cpu-openblas"]
+    assert result == [best_cpu_plugin(runtime_build / "backends")]
 
 
 def test_wheel_carries_the_runtime_and_codegen_data(wheel):
@@ -160,6 +161,10 @@ def test_wheel_carries_the_runtime_and_codegen_data(wheel):
         "codegen/grammar.lark",
         "codegen/.clang-format",
         "codegen/templates/python/module.py.j2",
+    ] + [
+        f"mlx_delegate/lib/backends/{lib}"
+        for variant in (("avx2", "avx512") if is_x86() else ())
+        for lib in (f"libmlx-cpu-{variant}.so", f"libmlxd_impl_cpu_{variant}.so")
     ]:
         assert name in names, name
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
@@ -234,8 +239,12 @@ def test_installed_wheel_runs_on_its_openblas_plugin(installed):
         "{c.path.rsplit('/', 1)[1]: [c.status, c.reason] for c in backends.report()}}))"
     )
     result = json.loads(run_outside(installed, "-c", code).stdout.strip().splitlines()[-1])
-    assert result["list"][0] == "cpu-openblas", result
-    assert result["report"]["libmlx-cpu-openblas.so"] == ["loaded", ""], result
+    # cpu-openblas, or (x86) the variant of this processor built on it, which loads it too
+    best = (
+        "cpu-avx512" if runs_here("avx512") else "cpu-avx2" if runs_here("avx2") else "cpu-openblas"
+    )
+    assert result["list"][0] == best, result
+    assert result["report"][f"libmlx-{best}.so"] == ["loaded", ""], result
     assert result["report"]["libmlx-cpu.so"] == ["skipped", "outscored"], result
 
 

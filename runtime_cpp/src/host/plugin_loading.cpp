@@ -133,10 +133,18 @@ bool BackendRegistry::probe_locked(Candidate& c) {
   c.has_score_fn = score_fn != nullptr;
   c.score = score_fn ? score_fn() : 1;
   if (c.score <= 0) {
+    // A plugin may say why (a variant names the instructions it lacks) through
+    // mlx_backend_last_error, which its score sets.
+    std::string why = "unsupported on this machine";
+    auto err_fn =
+        reinterpret_cast<mlx_backend_last_error_fn>(dlsym(c.handle, "mlx_backend_last_error"));
+    if (err_fn != nullptr) {
+      const char* e = err_fn();
+      if (e != nullptr && *e != '\0') why = e;
+    }
     c.close_library();
     record_locked(c, false, Reason::score,
-                  "mlx_backend_score() returned " + std::to_string(c.score) +
-                      ": unsupported on this machine");
+                  "mlx_backend_score() returned " + std::to_string(c.score) + ": " + why);
     return false;
   }
   return true;

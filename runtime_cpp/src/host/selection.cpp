@@ -1,5 +1,8 @@
 // Choosing among discovered plugins: name and custom filters, then the best score of each group.
+#include <fnmatch.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "mlxd_log.h"
@@ -23,6 +26,31 @@ std::string name_filter_rejection(const BackendFilter& filter, const std::string
   if (!allowed) return "'" + full + "' matches no allowed name pattern";
   if (!blocked_by.empty()) return "'" + full + "' matches blocked pattern '" + blocked_by + "'";
   return "";
+}
+
+// MLX_BACKEND: comma-separated fnmatch patterns on full names ("cpu-avx2",
+// "cpu-avx*", "cpu" for the plain one). A group that a pattern names (the
+// pattern up to its first '-') admits only the candidates one of them matches,
+// so that any variant can be forced; the groups no pattern names are left
+// alone. Why it turns the candidate away; empty when it lets it through.
+std::string forced_rejection(const std::string& full, const std::string& group) {
+  const char* env = std::getenv("MLX_BACKEND");
+  if (env == nullptr || *env == '\0') return "";
+  const std::string list = env;
+  bool governed = false, named = false;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = std::min(list.find(',', start), list.size());
+    const std::string pattern = list.substr(start, end - start);
+    start = end + 1;
+    if (pattern.empty()) continue;
+    const std::string pattern_group = pattern.substr(0, pattern.find('-'));
+    if (fnmatch(pattern_group.c_str(), group.c_str(), 0) != 0) continue;
+    governed = true;
+    if (fnmatch(pattern.c_str(), full.c_str(), 0) == 0) named = true;
+  }
+  if (!governed || named) return "";
+  return "MLX_BACKEND='" + list + "' forces another backend of group '" + group + "'";
 }
 
 // The application's filter decides on a scored candidate; one that throws rejects it.
@@ -55,6 +83,11 @@ std::vector<std::vector<BackendRegistry::Candidate>> BackendRegistry::group_by_s
 
 // Name filters, probe, custom filter; false (recorded) when the candidate drops out.
 bool BackendRegistry::admit_locked(Candidate& c, const BackendFilter* filter) {
+  std::string forced = forced_rejection(c.full_name(), c.group);
+  if (!forced.empty()) {
+    record_locked(c, false, Reason::filter, forced);
+    return false;
+  }
   if (filter != nullptr) {
     std::string rejection = name_filter_rejection(*filter, c.full_name(), c.group);
     if (!rejection.empty()) {

@@ -1,6 +1,7 @@
 // Matrix products (quantized ones too), normalization, convolution, attention.
 #include <cmath>
 
+#include "cpu_kernels.h"
 #include "op_util.h"
 
 namespace mlxd {
@@ -15,6 +16,26 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   const mx::array& w = st.tensor(n.weight);
   if (w.ndim() != 2) throw ExecutionError("linear: weight must be 2-D");
+  // A half-precision weight and a few rows (a decode step): our CPU kernel
+  // (cpu_kernels.h), accumulating in float32; the bias added in float32 too,
+  // and the result rounded once.
+  // (Mixed dtypes, which MLX promotes, stay MLX's.)
+  bool same_types = (x.dtype() == w.dtype() || x.dtype() == mx::float32) &&
+                    (!n.bias || st.tensor(*n.bias).dtype() == x.dtype());
+  if (HalfMatmulKernel kernel = cpu_half_matmul();
+      kernel != nullptr && same_types &&
+      mx::to_stream(s).device.type == mx::Device::DeviceType::cpu) {
+    bool half_out = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
+    mx::Dtype acc = n.bias && half_out ? mx::float32 : x.dtype();
+    if (std::optional<mx::array> y = kernel(x, w, acc, s)) {
+      if (n.bias) {
+        *y = mx::add(*y, mx::astype(st.tensor(*n.bias), acc, s), s);
+        if (acc != x.dtype()) *y = mx::astype(*y, x.dtype(), s);
+      }
+      st.set_tensor(n.out, *y);
+      return;
+    }
+  }
   mx::array wt = mx::transpose(w, {1, 0}, s);
   if (n.bias) {
     st.set_tensor(n.out, mx::addmm(st.tensor(*n.bias), x, wt, 1.0f, 1.0f, s));
@@ -33,14 +54,35 @@ static mx::array tensor_scaled(const mx::array& a, const std::optional<Tid>& ten
   return mx::astype(scaled, a.dtype(), s);
 }
 
-// The weight stays packed: MLX dequantizes it group by group inside the product.
+// The product of our CPU kernel (cpu_kernels.h) where the plugin has one and
+// it takes these operands: it reads half-precision activations, scales and
+// biases as they are and accumulates in float32, so nothing is widened first.
+static std::optional<mx::array> kernel_quantized_linear(const QuantizedLinearNode& n,
+                                                        const mx::array& x, bool widen,
+                                                        const ExecutionState& st,
+                                                        StreamOrDevice s) {
+  QuantizedMatmulKernel kernel = cpu_quantized_matmul();
+  if (kernel == nullptr || n.mode != ir::QuantMode_Affine || !n.transpose || !n.biases ||
+      mx::to_stream(s).device.type != mx::Device::DeviceType::cpu) {
+    return std::nullopt;
+  }
+  return kernel(x, st.tensor(n.w), st.tensor(n.scales), st.tensor(*n.biases), n.group_size, n.bits,
+                widen ? mx::float32 : x.dtype(), s);
+}
+
+// The weight stays packed: the kernel, or MLX, dequantizes it group by group
+// inside the product.
 void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   bool widen = widens_on_cpu(x, s);
-  QuantizedScales q =
-      quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "quantized_linear");
-  mx::array y = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
-                                     n.transpose, n.group_size, n.bits, q.mode, s);
+  std::optional<mx::array> product = kernel_quantized_linear(n, x, widen, st, s);
+  if (!product) {
+    QuantizedScales q =
+        quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "quantized_linear");
+    product = mx::quantized_matmul(widened(x, widen, s), st.tensor(n.w), q.scales, q.biases,
+                                   n.transpose, n.group_size, n.bits, q.mode, s);
+  }
+  mx::array y = *product;
   y = tensor_scaled(y, n.tensor_scale, st, s);
   if (n.bias) y = mx::add(y, widened(st.tensor(*n.bias), widen, s), s);
   st.set_tensor(n.out, narrowed(y, x.dtype(), widen, s));

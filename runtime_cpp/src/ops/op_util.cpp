@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "cpu_kernels.h"
 #include "mlx_backend.h"
 
 namespace mlxd::ops {
@@ -16,6 +17,16 @@ MLXD_FOR_EACH_DTYPE(MLXD_SAME_DTYPE_CODE)
 #undef MLXD_SAME_DTYPE_CODE
 
 mx::Dtype to_mlx_dtype(ir::DType t) { return plugin::to_mlx(static_cast<DType>(t)); }
+
+namespace {
+QuantizedMatmulKernel installed_quantized_matmul = nullptr;
+HalfMatmulKernel installed_half_matmul = nullptr;
+}  // namespace
+
+void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel) { installed_quantized_matmul = kernel; }
+QuantizedMatmulKernel cpu_quantized_matmul() { return installed_quantized_matmul; }
+void set_cpu_half_matmul(HalfMatmulKernel kernel) { installed_half_matmul = kernel; }
+HalfMatmulKernel cpu_half_matmul() { return installed_half_matmul; }
 
 bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
   return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&

@@ -1,5 +1,9 @@
 #include "mlx_backend.h"
 
+#ifdef MLXD_CPU_ISA
+#include "quantized_matmul.h"  // this CPU plugin's kernels (src/cpu/)
+#endif
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -141,6 +145,13 @@ MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
     } catch (const std::exception&) {
     }
     props["blas"] = std::string(MLXD_BLAS_NAME);
+#ifdef MLXD_CPU_ISA
+#define MLXD_ISA_STRING_(x) #x
+#define MLXD_ISA_STRING(x) MLXD_ISA_STRING_(x)
+    props["kernels"] = std::string(MLXD_ISA_STRING(MLXD_CPU_ISA));
+#undef MLXD_ISA_STRING
+#undef MLXD_ISA_STRING_
+#endif
     props["hardware_concurrency"] = static_cast<size_t>(std::thread::hardware_concurrency());
     info_.device_properties.push_back(std::move(props));
   } else {
@@ -241,6 +252,9 @@ void MlxBackend::synchronize(int device_index) {
 extern "C" __attribute__((visibility("default"))) mlxd::BackendInterface* MLXD_IMPL_ENTRY(
     const char* name, int score, char* error, size_t error_size) {
   try {
+#ifdef MLXD_CPU_ISA
+    mlxd::cpu::MLXD_CPU_ISA::install();
+#endif
     return new mlxd::plugin::MlxBackend(
         name, MLXD_IMPL_DEVICE == 1 ? mlxd::DeviceType::gpu : mlxd::DeviceType::cpu, score);
   } catch (const std::exception& e) {

@@ -31,9 +31,15 @@
 #define MLXD_SCORE_CPU_OPENBLAS 2
 #define MLXD_SCORE_CUDA 3
 #define MLXD_SCORE_METAL 4
+#define MLXD_SCORE_CPU_AVX2 5    // OpenBLAS and x86-64-v3
+#define MLXD_SCORE_CPU_AVX512 6  // OpenBLAS and x86-64-v4
 
 #ifndef MLXD_SCORE_KIND
 #error "MLXD_SCORE_KIND must be defined"
+#endif
+
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+#include "cpu_features.h"  // src/cpu: what the processor reports
 #endif
 
 extern "C" {
@@ -54,7 +60,8 @@ std::string own_dir() {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || \
+    MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
 // The OpenBLAS library the implementation is linked against. MLXD_OPENBLAS_LIB
 // is its bare name, so dlopen searches this front's RUNPATH, which CMake sets
 // to the implementation's (relative to the installed plugin in the wheel): the
@@ -67,17 +74,59 @@ const char* openblas_path() {
 }
 #endif
 
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || \
+    MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+// Whether OpenBLAS loads here; else why not, for the listing.
+bool openblas_loads(std::string* why) {
+  dlerror();
+  void* h = dlopen(openblas_path(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    const char* e = dlerror();
+    *why = std::string("OpenBLAS does not load: ") + (e ? e : openblas_path());
+    return false;
+  }
+  bool ok = dlsym(h, "scipy_cblas_sgemm") != nullptr;
+  dlclose(h);
+  if (!ok) *why = std::string(openblas_path()) + " has no scipy_cblas_sgemm";
+  return ok;
+}
+#endif
+
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+// `score` when the processor has what the variant's kernels need and OpenBLAS
+// loads; else 0, with the reason for the listing (mlx_backend_last_error).
+int variant_score(mlxd::cpu::Variant variant, int score) {
+  bool forced = false;
+  std::string error;
+  mlxd::cpu::Features features = mlxd::cpu::current_features(&forced, &error);
+  std::string& why = mlxd::plugin_detail::last_error();
+  why.clear();
+  if (!error.empty()) {
+    why = error;
+    return 0;
+  }
+  std::string missing = mlxd::cpu::missing_features(variant, features);
+  if (!missing.empty()) {
+    why = std::string("the ") + mlxd::cpu::variant_name(variant) + " kernels need what " +
+          (forced ? "the forced report (MLX_DELEGATE_CPU_FEATURES)" : "this processor") +
+          " lacks: " + missing;
+    return 0;
+  }
+  return openblas_loads(&why) ? score : 0;
+}
+#endif
+
 int score() {
 #if MLXD_SCORE_KIND == MLXD_SCORE_CPU
   return 10;
 #elif MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS
-  void* h = dlopen(openblas_path(), RTLD_NOW | RTLD_LOCAL);
-  if (h == nullptr) {
-    return 0;
-  }
-  bool ok = dlsym(h, "scipy_cblas_sgemm") != nullptr;
-  dlclose(h);
-  return ok ? 20 : 0;
+  std::string& why = mlxd::plugin_detail::last_error();
+  why.clear();
+  return openblas_loads(&why) ? 20 : 0;
+#elif MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2
+  return variant_score(mlxd::cpu::Variant::avx2, 30);
+#elif MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+  return variant_score(mlxd::cpu::Variant::avx512, 40);
 #elif MLXD_SCORE_KIND == MLXD_SCORE_CUDA
   // Ask the driver directly: no CUDA runtime or MLX is mapped for this.
   void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -106,7 +155,9 @@ int score() {
 mlxd::BackendInterface* create() {
   int s = score();
   if (s <= 0) {
-    throw std::runtime_error(std::string(MLXD_PLUGIN_NAME) + " is not supported on this machine");
+    std::string why = mlxd::plugin_detail::last_error();
+    throw std::runtime_error(std::string(MLXD_PLUGIN_NAME) + " is not supported on this machine" +
+                             (why.empty() ? "" : ": " + why));
   }
   std::string impl = own_dir() + "/" + MLXD_IMPL_LIB;
   int flags = RTLD_NOW | RTLD_LOCAL;

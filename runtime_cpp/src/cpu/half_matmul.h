@@ -1,0 +1,36 @@
+// Products with a half-precision weight on the CPU: y[..., n] = sum_k x[..., k] * w[n, k],
+// w bfloat16 or float16 [N, K], as a linear layer computes it (x @ w.T), for a
+// few rows of x (a decode step). Each weight value widens to float32 in
+// registers (exactly) and the sums accumulate in float32, rounded once to the
+// output's dtype. MLX 0.32's CPU matmul in half precision instead copies both
+// operands to float32 on every call: the whole weight, for one row.
+//
+// An MLX primitive (HalfMatmulCpu), compiled per variant like quantized_matmul.h.
+#pragma once
+
+#include <mlx/mlx.h>
+
+#include <optional>
+
+#ifndef MLXD_CPU_ISA
+#error "MLXD_CPU_ISA (the kernels' instruction set: portable, avx2, avx512) must be defined"
+#endif
+
+namespace mlxd::cpu::MLXD_CPU_ISA {
+
+namespace mx = mlx::core;
+
+// The most rows of x the kernel takes; more go to MLX's BLAS product.
+inline constexpr int kHalfMatmulMaxRows = 16;
+
+// Whether the kernel takes this product: a 2-D bfloat16/float16 weight already
+// evaluated and row-contiguous, float32/bfloat16/float16 activations of at most
+// kHalfMatmulMaxRows rows.
+bool half_supports(const mx::array& x, const mx::array& w);
+
+// x @ w.T accumulated in float32, rounded once to `out_dtype`; std::nullopt when
+// `half_supports` says no or the stream is not the CPU's.
+std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx::Dtype out_dtype,
+                                     mx::StreamOrDevice s = {});
+
+}  // namespace mlxd::cpu::MLXD_CPU_ISA

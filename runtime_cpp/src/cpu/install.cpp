@@ -1,0 +1,31 @@
+// Hands this variant's kernels to the exec_* functions (src/ops/cpu_kernels.h).
+// Apart from quantized_matmul.cpp so that a program linking the kernels alone
+// (the kernel check tool) needs none of the plugin's op library.
+#include "../ops/cpu_kernels.h"
+#include "half_matmul.h"
+#include "quantized_matmul.h"
+
+namespace mlxd::cpu::MLXD_CPU_ISA {
+
+namespace {
+
+std::optional<mx::array> quantized_matmul_kernel(const mx::array& x, const mx::array& w,
+                                                 const mx::array& scales, const mx::array& biases,
+                                                 int group_size, int bits, mx::Dtype out_dtype,
+                                                 mx::StreamOrDevice s) {
+  return quantized_matmul(x, w, scales, biases, group_size, bits, out_dtype, s);
+}
+
+std::optional<mx::array> half_matmul_kernel(const mx::array& x, const mx::array& w,
+                                            mx::Dtype out_dtype, mx::StreamOrDevice s) {
+  return half_matmul(x, w, out_dtype, s);
+}
+
+}  // namespace
+
+void install() {
+  ops::set_cpu_quantized_matmul(&quantized_matmul_kernel);
+  ops::set_cpu_half_matmul(&half_matmul_kernel);
+}
+
+}  // namespace mlxd::cpu::MLXD_CPU_ISA

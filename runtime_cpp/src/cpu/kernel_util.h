@@ -1,0 +1,202 @@
+// What the CPU kernels of one instruction set share (MLXD_CPU_ISA, the flags
+// of the kernel library that includes this): the element types they read and
+// write, float32 vectors of the widest width the build may use, and the
+// unpacking of weights into them. Included by the kernels' .cpp files only.
+#pragma once
+
+#include <mlx/mlx.h>
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#ifndef MLXD_CPU_ISA
+#error "MLXD_CPU_ISA (the kernels' instruction set: portable, avx2, avx512) must be defined"
+#endif
+
+namespace mlxd::cpu::MLXD_CPU_ISA {
+
+namespace mx = mlx::core;
+
+namespace {
+
+enum class Elt { f32, bf16, f16 };
+
+inline bool elt_of(mx::Dtype t, Elt* e) {
+  if (t == mx::float32) {
+    *e = Elt::f32;
+  } else if (t == mx::bfloat16) {
+    *e = Elt::bf16;
+  } else if (t == mx::float16) {
+    *e = Elt::f16;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+inline float load_elt(const void* p, int64_t i, Elt e) {
+  switch (e) {
+    case Elt::bf16: {
+      uint32_t bits = static_cast<uint32_t>(static_cast<const uint16_t*>(p)[i]) << 16;
+      float f;
+      std::memcpy(&f, &bits, sizeof(f));
+      return f;
+    }
+    case Elt::f16:
+      return static_cast<float>(static_cast<const mx::float16_t*>(p)[i]);
+    default:
+      return static_cast<const float*>(p)[i];
+  }
+}
+
+inline void store_elt(void* p, int64_t i, Elt e, float v) {
+  switch (e) {
+    case Elt::bf16:
+      static_cast<mx::bfloat16_t*>(p)[i] = mx::bfloat16_t(v);
+      break;
+    case Elt::f16:
+      static_cast<mx::float16_t*>(p)[i] = mx::float16_t(v);
+      break;
+    default:
+      static_cast<float*>(p)[i] = v;
+  }
+}
+
+// ---- vectors of float32 and the unpacking of one 32-field block -------------
+
+#if defined(__AVX512F__)
+struct V {
+  using T = __m512;
+  static constexpr int W = 16;
+  static T zero() { return _mm512_setzero_ps(); }
+  static T load(const float* p) { return _mm512_loadu_ps(p); }
+  static T set1(float v) { return _mm512_set1_ps(v); }
+  static T fma(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
+  static float sum(T a) {
+    // Not _mm512_reduce_add_ps: GCC 12 warns of an uninitialized value inside it.
+    __m256 h = _mm256_add_ps(_mm512_castps512_ps256(a), _mm512_extractf32x8_ps(a, 1));
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+};
+constexpr int kWideNT = 2;  // weight rows per tile when MT > 1
+
+// 16 bytes = 32 nibbles: low nibbles (even fields), then high ones (odd).
+inline void unpack4(const uint8_t* p, V::T out[2]) {
+  const __m128i mask = _mm_set1_epi8(0x0f);
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i lo = _mm_and_si128(v, mask);
+  __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
+  out[0] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(lo));
+  out[1] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(hi));
+}
+inline void unpack8(const uint8_t* p, V::T out[2]) {
+  out[0] = _mm512_cvtepi32_ps(
+      _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  out[1] = _mm512_cvtepi32_ps(
+      _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))));
+}
+#elif defined(__AVX2__)
+struct V {
+  using T = __m256;
+  static constexpr int W = 8;
+  static T zero() { return _mm256_setzero_ps(); }
+  static T load(const float* p) { return _mm256_loadu_ps(p); }
+  static T set1(float v) { return _mm256_set1_ps(v); }
+  static T fma(T a, T b, T c) { return _mm256_fmadd_ps(a, b, c); }
+  static float sum(T a) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+};
+constexpr int kWideNT = 1;
+
+inline __m256 widen8(__m128i bytes) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)); }
+inline void unpack4(const uint8_t* p, V::T out[4]) {
+  const __m128i mask = _mm_set1_epi8(0x0f);
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i lo = _mm_and_si128(v, mask);
+  __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
+  out[0] = widen8(lo);
+  out[1] = widen8(_mm_srli_si128(lo, 8));
+  out[2] = widen8(hi);
+  out[3] = widen8(_mm_srli_si128(hi, 8));
+}
+inline void unpack8(const uint8_t* p, V::T out[4]) {
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  out[0] = widen8(a);
+  out[1] = widen8(_mm_srli_si128(a, 8));
+  out[2] = widen8(b);
+  out[3] = widen8(_mm_srli_si128(b, 8));
+}
+#else
+// Portable: eight independent lanes that the compiler may vectorize for the
+// baseline instruction set.
+struct V {
+  struct T {
+    float v[8];
+  };
+  static constexpr int W = 8;
+  static T zero() { return T{}; }
+  static T load(const float* p) {
+    T t;
+    for (int i = 0; i < 8; ++i) t.v[i] = p[i];
+    return t;
+  }
+  static T set1(float x) {
+    T t;
+    for (int i = 0; i < 8; ++i) t.v[i] = x;
+    return t;
+  }
+  static T fma(T a, T b, T c) {
+    for (int i = 0; i < 8; ++i) c.v[i] += a.v[i] * b.v[i];
+    return c;
+  }
+  static float sum(T a) {
+    float s = 0;
+    for (int i = 0; i < 8; ++i) s += a.v[i];
+    return s;
+  }
+};
+constexpr int kWideNT = 1;
+
+inline void unpack4(const uint8_t* p, V::T out[4]) {
+  for (int i = 0; i < 16; ++i) {
+    out[i / 8].v[i % 8] = static_cast<float>(p[i] & 0x0f);
+    out[2 + i / 8].v[i % 8] = static_cast<float>(p[i] >> 4);
+  }
+}
+inline void unpack8(const uint8_t* p, V::T out[4]) {
+  for (int i = 0; i < 32; ++i) out[i / 8].v[i % 8] = static_cast<float>(p[i]);
+}
+#endif
+
+// V::W consecutive half-precision values (bfloat16 or float16) as float32: exact.
+inline V::T load_half(const uint16_t* p, Elt e) {
+#if defined(__AVX512F__)
+  __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  if (e == Elt::bf16) return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+  return _mm512_cvtph_ps(h);
+#elif defined(__AVX2__)
+  __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  if (e == Elt::bf16) return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  return _mm256_cvtph_ps(h);
+#else
+  V::T t;
+  for (int i = 0; i < V::W; ++i) t.v[i] = load_elt(p, i, e);
+  return t;
+#endif
+}
+
+}  // namespace
+
+}  // namespace mlxd::cpu::MLXD_CPU_ISA

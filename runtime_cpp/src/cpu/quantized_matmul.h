@@ -1,0 +1,40 @@
+// Group-wise affine quantized products on the CPU, on MLX's packed layout:
+//   y[..., n] = sum_k x[..., k] * (scales[n, g] * q[n, k] + biases[n, g]),  g = k / group_size,
+// q[n, k] the k-th `bits`-bit field of row n of the uint32 weight (lowest bits
+// first), as mx::quantized_matmul(x, w, scales, biases, transpose=true) computes it.
+//
+// An MLX primitive (QuantizedMatmulCpu), so that it sits in a graph, and in a
+// compiled chain, like any other op. Its kernel is compiled once per variant
+// (MLXD_CPU_ISA: portable, avx2, avx512) into that variant's plugin.
+#pragma once
+
+#include <mlx/mlx.h>
+
+#include <optional>
+
+#ifndef MLXD_CPU_ISA
+#error "MLXD_CPU_ISA (the kernels' instruction set: portable, avx2, avx512) must be defined"
+#endif
+
+namespace mlxd::cpu::MLXD_CPU_ISA {
+
+namespace mx = mlx::core;
+
+// Whether the kernel takes this product: bits 4 or 8, group size 32, 64 or
+// 128, float32/bfloat16/float16 activations, scales and biases, a 2-D weight
+// already evaluated and row-contiguous, with scales and biases alike.
+bool supports(const mx::array& x, const mx::array& w, const mx::array& scales,
+              const mx::array& biases, int group_size, int bits);
+
+// The product (transposed weight, as a linear layer), accumulated in float32
+// and rounded once to `out_dtype`; std::nullopt when `supports` says no.
+std::optional<mx::array> quantized_matmul(const mx::array& x, const mx::array& w,
+                                          const mx::array& scales, const mx::array& biases,
+                                          int group_size, int bits, mx::Dtype out_dtype,
+                                          mx::StreamOrDevice s = {});
+
+// Installs this variant's kernels as the exec_* functions' CPU products
+// (mlxd::ops::set_cpu_quantized_matmul).
+void install();
+
+}  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -1,0 +1,28 @@
+// The worker threads of our CPU kernels: the calling thread and
+// (threads() - 1) workers split a call's tasks between them.
+//
+// MLX evaluates a CPU stream on one thread; a decode step's products are small
+// (tens of microseconds), so the workers spin briefly on the next call before
+// they sleep (a futex, std::atomic::wait), and a call too small to share runs
+// on the calling thread alone. A second caller while one call runs (two
+// programs on two threads) runs its tasks itself rather than wait.
+//
+// MLX_DELEGATE_CPU_THREADS sets the number of threads (default: the CPUs this
+// process may run on).
+#pragma once
+
+#include <functional>
+
+#ifndef MLXD_CPU_ISA
+#error "MLXD_CPU_ISA (the kernels' instruction set: portable, avx2, avx512) must be defined"
+#endif
+
+namespace mlxd::cpu::MLXD_CPU_ISA {
+
+// Threads of the pool, the caller included.
+int threads();
+
+// Runs task(0) ... task(tasks - 1), spread over the pool; returns when all ran.
+void parallel_for(int tasks, const std::function<void(int)>& task);
+
+}  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -1,0 +1,35 @@
+// Products that a CPU plugin built with our kernels (src/cpu/, one build per
+// instruction set) computes itself instead of MLX. The exec_* functions ask for
+// the kernel; without one installed (the plain CPU plugins, CUDA, Metal), or
+// for a product it does not take, they use MLX's op.
+#pragma once
+
+#include <mlx/mlx.h>
+
+#include <optional>
+
+namespace mlxd::ops {
+
+// Affine group-wise quantized x @ w.T (mx::quantized_matmul with transpose),
+// accumulated in float32 and rounded once to `out_dtype`; std::nullopt when the
+// kernel does not take these operands.
+using QuantizedMatmulKernel = std::optional<mlx::core::array> (*)(
+    const mlx::core::array& x, const mlx::core::array& w, const mlx::core::array& scales,
+    const mlx::core::array& biases, int group_size, int bits, mlx::core::Dtype out_dtype,
+    mlx::core::StreamOrDevice s);
+
+void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel);
+QuantizedMatmulKernel cpu_quantized_matmul();
+
+// x @ w.T with a bfloat16/float16 weight w [N, K] and few rows of x, accumulated
+// in float32 and rounded once to `out_dtype`; std::nullopt when the kernel does
+// not take these operands.
+using HalfMatmulKernel = std::optional<mlx::core::array> (*)(const mlx::core::array& x,
+                                                             const mlx::core::array& w,
+                                                             mlx::core::Dtype out_dtype,
+                                                             mlx::core::StreamOrDevice s);
+
+void set_cpu_half_matmul(HalfMatmulKernel kernel);
+HalfMatmulKernel cpu_half_matmul();
+
+}  // namespace mlxd::ops

@@ -1,0 +1,98 @@
+"""Our group-wise quantized products (runtime_cpp/src/cpu/quantized_matmul.cpp),
+each instruction set's build (mlxd-cpu-kernel-check-<isa>), against MLX's own
+quantized_matmul on float32 operands: bits 4 and 8, group sizes 32/64/128, an
+odd number of groups, one row and several (and more than the kernel's tile of
+four), float32/bfloat16/float16 activations, scales and biases, strided and
+batched activations, one thread and several. A build whose instructions this
+processor lacks must say so and run nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+from cpu_report import is_x86, runs_here
+
+ISAS = ["portable", "avx2", "avx512"]
+
+
+def cases() -> list[str]:
+    lines = []
+    for bits in (4, 8):
+        for group in (32, 64, 128):
+            for m in (1, 3, 6):
+                for dtype in ("float32", "bfloat16", "float16"):
+                    # K: three groups; N: not a multiple of the tiles (4 rows, 8 per task)
+                    lines.append(
+                        f"{m} {37 + m} {3 * group} {group} {bits} {dtype} {dtype} contiguous"
+                    )
+    lines += [
+        "1 300 256 32 4 float32 float32 contiguous",  # one row over several threads
+        "1 301 512 128 8 bfloat16 bfloat16 contiguous",
+        "9 70 160 32 4 bfloat16 float32 contiguous",  # half activations, float32 scales
+        "2 50 96 32 4 float32 bfloat16 contiguous",  # and the other way round
+        "5 33 96 32 8 float32 float32 strided",  # activations transposed in memory
+        "4 41 224 32 4 float16 float16 strided",
+        "3 29 192 64 4 bfloat16 bfloat16 batched",  # [2, M, K]
+        "17 64 128 64 8 float32 float32 contiguous",
+    ]
+    return lines
+
+
+DECLINED = [
+    "1 40 128 64 2 float32 float32 contiguous",  # 2 bits: MLX's product
+    "1 40 192 64 6 float32 float32 contiguous",
+]
+
+
+def run_tool(runtime_build, isa: str, lines: list[str], threads: int | None = None) -> list[dict]:
+    tool = runtime_build / f"mlxd-cpu-kernel-check-{isa}"
+    if not tool.exists():
+        assert isa != "portable" and not is_x86(), f"{tool} was not built"
+        pytest.skip(f"no {isa} kernels on this architecture")
+    env = dict(os.environ)
+    env.pop("MLX_DELEGATE_CPU_FEATURES", None)
+    if threads is not None:
+        env["MLX_DELEGATE_CPU_THREADS"] = str(threads)
+    proc = subprocess.run(
+        [str(tool), "check"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def assert_close(result: dict) -> None:
+    assert result["taken"] and result["same_shape"], result
+    # float32 products: float32 rounding of sums of a few hundred terms; half ones: the
+    # one rounding of the result (the reference widens the same half operands).
+    x_dtype = result["case"].split()[5]
+    rtol = {"float32": 1e-5, "bfloat16": 2.0**-8, "float16": 2.0**-10}[x_dtype]
+    assert result["max_diff"] <= rtol * result["max_ref"] + 1e-6, result
+    assert result["max_ref"] > 0.1, result  # the products are not trivially zero
+
+
+@pytest.mark.parametrize("isa", ISAS)
+def test_kernels_equal_mlx_quantized_matmul(runtime_build, isa):
+    results = run_tool(runtime_build, isa, cases() + DECLINED)
+    if not runs_here(isa):
+        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+        return
+    assert len(results) == len(cases()) + len(DECLINED)
+    for result in results[: len(cases())]:
+        assert_close(result)
+    assert [r["taken"] for r in results[len(cases()) :]] == [False] * len(DECLINED)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_any_number_of_threads_gives_the_same_products(runtime_build, threads):
+    isa = next(i for i in reversed(ISAS) if runs_here(i))
+    lines = [line for line in cases() if line.split()[0] in ("1", "6", "9")]
+    for result in run_tool(runtime_build, isa, lines, threads=threads):
+        assert_close(result)

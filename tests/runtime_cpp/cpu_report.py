@@ -1,0 +1,46 @@
+"""What Linux says this processor has (/proc/cpuinfo's flags), to check the
+plugins' own reading of cpuid and xgetbv (runtime_cpp/src/cpu/cpu_features.h)
+against: which of our CPU variants can run here."""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+# What each variant needs, in /proc/cpuinfo's names (lzcnt is "abm" there).
+V3 = ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe"]
+V4 = V3 + ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
+NEEDS = {"portable": [], "avx2": V3, "avx512": V4}
+
+
+def cpu_flags() -> set[str]:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def is_x86() -> bool:
+    return platform.machine() in ("x86_64", "AMD64", "amd64")
+
+
+def runs_here(isa: str) -> bool:
+    """Linux lists an AVX-512 flag only where the kernel saves the zmm state."""
+    if isa != "portable" and not is_x86():
+        return False
+    flags = cpu_flags()
+    return all(f in flags for f in NEEDS[isa])
+
+
+def best_cpu_plugin(backend_dir: Path) -> str:
+    """The CPU plugin that should win here among those built."""
+    for name, isa in (("cpu-avx512", "avx512"), ("cpu-avx2", "avx2")):
+        if (backend_dir / f"libmlx-{name}.so").exists() and runs_here(isa):
+            return name
+    if (backend_dir / "libmlx-cpu-openblas.so").exists():
+        return "cpu-openblas"
+    return "cpu"
