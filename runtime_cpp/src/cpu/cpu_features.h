@@ -26,13 +26,14 @@
 namespace mlxd::cpu {
 
 // The features a variant may need: x86-64 micro-architecture levels v3 (AVX2)
-// and v4 (AVX-512), plus the AVX-512 extensions our kernels use when present.
-#define MLXD_CPU_FOR_EACH_FEATURE(X)                                                            \
-  X(avx)                                                                                        \
-  X(avx2)                                                                                       \
-  X(fma) X(f16c) X(bmi1) X(bmi2) X(lzcnt) X(movbe) X(os_ymm) X(avx512f) X(avx512bw) X(avx512cd) \
-      X(avx512dq) X(avx512vl) X(avx512vnni) X(avx512bf16) X(os_zmm) X(neon) X(asimddp) X(i8mm)  \
-          X(bf16)
+// and v4 (AVX-512); the AVX-512 extensions VNNI and BF16 and the Arm hwcaps are
+// read and listed, though no variant needs them yet.
+// clang-format off
+#define MLXD_CPU_FOR_EACH_FEATURE(X)                                                    \
+  X(avx) X(avx2) X(fma) X(f16c) X(bmi1) X(bmi2) X(lzcnt) X(movbe) X(os_ymm)             \
+  X(avx512f) X(avx512bw) X(avx512cd) X(avx512dq) X(avx512vl) X(avx512vnni) X(avx512bf16) \
+  X(os_zmm) X(neon) X(asimddp) X(i8mm) X(bf16)
+// clang-format on
 
 struct Features {
 #define MLXD_CPU_FIELD(name) bool name = false;

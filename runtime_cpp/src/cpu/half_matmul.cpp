@@ -56,11 +56,12 @@ void half_tile(const HalfProblem& p, int64_t m0, int64_t n0) {
   }
 }
 
+// Rows [m_begin, m_end) of x against weight rows n0 .. n0+NT.
 template <int NT>
-void half_rows(const HalfProblem& p, int64_t n0) {
-  int64_t m = 0;
-  for (; m + 4 <= p.M; m += 4) half_tile<4, NT>(p, m, n0);
-  switch (p.M - m) {
+void half_rows(const HalfProblem& p, int64_t n0, int64_t m_begin, int64_t m_end) {
+  int64_t m = m_begin;
+  for (; m + 4 <= m_end; m += 4) half_tile<4, NT>(p, m, n0);
+  switch (m_end - m) {
     case 3:
       half_tile<3, NT>(p, m, n0);
       break;
@@ -75,19 +76,26 @@ void half_rows(const HalfProblem& p, int64_t n0) {
   }
 }
 
+// Rows of x per pass over a task's weight rows: a pass's activations (16 rows
+// of float32) stay in the cache while the weight rows stream by.
+constexpr int64_t kRowsPerPass = 16;
+
 void half_columns(const HalfProblem& p, int64_t n_begin, int64_t n_end) {
   const int nt = p.M == 1 ? 4 : kWideNT;
-  int64_t n = n_begin;
-  for (; n + nt <= n_end; n += nt) {
-    if (nt == 4) {
-      half_rows<4>(p, n);
-    } else if (nt == 2) {
-      half_rows<2>(p, n);
-    } else {
-      half_rows<1>(p, n);
+  for (int64_t m0 = 0; m0 < p.M; m0 += kRowsPerPass) {
+    const int64_t m1 = std::min(p.M, m0 + kRowsPerPass);
+    int64_t n = n_begin;
+    for (; n + nt <= n_end; n += nt) {
+      if (nt == 4) {
+        half_rows<4>(p, n, m0, m1);
+      } else if (nt == 2) {
+        half_rows<2>(p, n, m0, m1);
+      } else {
+        half_rows<1>(p, n, m0, m1);
+      }
     }
+    for (; n < n_end; ++n) half_rows<1>(p, n, m0, m1);
   }
-  for (; n < n_end; ++n) half_rows<1>(p, n);
 }
 
 void half_run(const HalfProblem& p) {

@@ -1,6 +1,6 @@
 // Products with a half-precision weight on the CPU: y[..., n] = sum_k x[..., k] * w[n, k],
 // w bfloat16 or float16 [N, K], as a linear layer computes it (x @ w.T), for a
-// few rows of x (a decode step). Each weight value widens to float32 in
+// decode step or a short prompt. Each weight value widens to float32 in
 // registers (exactly) and the sums accumulate in float32, rounded once to the
 // output's dtype. MLX 0.32's CPU matmul in half precision instead copies both
 // operands to float32 on every call: the whole weight, for one row.
@@ -20,8 +20,9 @@ namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace mx = mlx::core;
 
-// The most rows of x the kernel takes; more go to MLX's BLAS product.
-inline constexpr int kHalfMatmulMaxRows = 16;
+// The most rows of x the kernel takes (a prompt's chunk of up to 128 tokens);
+// more go to MLX's product, which copies the weight to float32 once for them.
+inline constexpr int kHalfMatmulMaxRows = 128;
 
 // Whether the kernel takes this product: a 2-D bfloat16/float16 weight already
 // evaluated and row-contiguous, float32/bfloat16/float16 activations of at most

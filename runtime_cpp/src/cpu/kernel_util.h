@@ -87,14 +87,14 @@ struct V {
 };
 constexpr int kWideNT = 2;  // weight rows per tile when MT > 1
 
-// 16 bytes = 32 nibbles: low nibbles (even fields), then high ones (odd).
+// 16 bytes = 32 nibbles: low nibbles (even fields), then high ones (odd). One
+// widening of the bytes to 32-bit lanes serves both halves (the shuffle unit
+// is the scarce one).
 inline void unpack4(const uint8_t* p, V::T out[2]) {
-  const __m128i mask = _mm_set1_epi8(0x0f);
-  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  __m128i lo = _mm_and_si128(v, mask);
-  __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
-  out[0] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(lo));
-  out[1] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(hi));
+  const __m512i mask = _mm512_set1_epi32(0x0f);
+  __m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  out[0] = _mm512_cvtepi32_ps(_mm512_and_si512(v, mask));
+  out[1] = _mm512_cvtepi32_ps(_mm512_srli_epi32(v, 4));
 }
 inline void unpack8(const uint8_t* p, V::T out[2]) {
   out[0] = _mm512_cvtepi32_ps(
@@ -121,14 +121,14 @@ constexpr int kWideNT = 1;
 
 inline __m256 widen8(__m128i bytes) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)); }
 inline void unpack4(const uint8_t* p, V::T out[4]) {
-  const __m128i mask = _mm_set1_epi8(0x0f);
+  const __m256i mask = _mm256_set1_epi32(0x0f);
   __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  __m128i lo = _mm_and_si128(v, mask);
-  __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
-  out[0] = widen8(lo);
-  out[1] = widen8(_mm_srli_si128(lo, 8));
-  out[2] = widen8(hi);
-  out[3] = widen8(_mm_srli_si128(hi, 8));
+  __m256i a = _mm256_cvtepu8_epi32(v);                     // bytes 0-7
+  __m256i b = _mm256_cvtepu8_epi32(_mm_srli_si128(v, 8));  // bytes 8-15
+  out[0] = _mm256_cvtepi32_ps(_mm256_and_si256(a, mask));
+  out[1] = _mm256_cvtepi32_ps(_mm256_and_si256(b, mask));
+  out[2] = _mm256_cvtepi32_ps(_mm256_srli_epi32(a, 4));
+  out[3] = _mm256_cvtepi32_ps(_mm256_srli_epi32(b, 4));
 }
 inline void unpack8(const uint8_t* p, V::T out[4]) {
   __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));

@@ -1,5 +1,6 @@
 #include "thread_pool.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <atomic>
@@ -117,16 +118,29 @@ class Pool {
   std::atomic<bool> stop_{false};
 };
 
+// A child of fork() has none of the parent's workers: it runs every call itself.
+std::atomic<bool> forked{false};
+
 Pool& pool() {
   // Never destroyed: MLX's stream thread may still run a product at exit.
-  static Pool* p = new Pool(configured_threads());
+  static Pool* p = [] {
+    pthread_atfork(nullptr, nullptr, [] { forked.store(true); });
+    return new Pool(configured_threads());
+  }();
   return *p;
 }
 
 }  // namespace
 
-int threads() { return pool().threads(); }
+int threads() { return forked.load() ? 1 : pool().threads(); }
 
-void parallel_for(int tasks, const std::function<void(int)>& task) { pool().run(tasks, task); }
+void parallel_for(int tasks, const std::function<void(int)>& task) {
+  Pool& p = pool();
+  if (forked.load()) {
+    for (int i = 0; i < tasks; ++i) task(i);
+    return;
+  }
+  p.run(tasks, task);
+}
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

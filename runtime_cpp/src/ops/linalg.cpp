@@ -16,7 +16,7 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   const mx::array& w = st.tensor(n.weight);
   if (w.ndim() != 2) throw ExecutionError("linear: weight must be 2-D");
-  // A half-precision weight and a few rows (a decode step): our CPU kernel
+  // A half-precision weight and up to 128 rows (a decode step, a short prompt): our CPU kernel
   // (cpu_kernels.h), accumulating in float32; the bias added in float32 too,
   // and the result rounded once.
   // (Mixed dtypes, which MLX promotes, stay MLX's.)

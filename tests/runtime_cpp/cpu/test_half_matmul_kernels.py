@@ -1,7 +1,7 @@
 """Our products with a half-precision weight (runtime_cpp/src/cpu/half_matmul.cpp),
 each instruction set's build, against MLX's matmul on float32 operands:
 bfloat16 and float16 weights, float32 and half activations, odd K (a tail the
-vectors do not cover), one row and up to the kernel's limit of 16, strided and
+vectors do not cover), one row and up to the kernel's limit of 128, strided and
 batched activations; more rows and float32 weights are left to MLX."""
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ CASES = [
     "5 47 129 float16 float16 contiguous",
     "1 300 512 bfloat16 float32 contiguous",
     "16 20 33 bfloat16 bfloat16 contiguous",
+    "128 37 70 bfloat16 bfloat16 contiguous",  # the most rows: eight passes of 16
+    "21 19 64 float16 float32 contiguous",
 ]
-DECLINED = ["17 10 64 bfloat16 bfloat16 contiguous", "1 10 64 float32 float32 contiguous"]
+DECLINED = ["129 10 64 bfloat16 bfloat16 contiguous", "1 10 64 float32 float32 contiguous"]
 
 
 @pytest.mark.parametrize("isa", ISAS)
