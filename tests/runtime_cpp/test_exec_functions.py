@@ -1,8 +1,8 @@
 """Every op of the generated dispatch has its exec_* function, and the linker
 checks it: the plugin implementations link with --no-undefined, so a missing
 one fails the build with an undefined reference naming it. Shown by linking
-the CPU plugin's objects (libmlxd_mlx_common.a and its MLX backend) without the
-object that defines exec_softmax."""
+the CPU plugin's objects (libmlxd_mlx_common.a, its MLX backend and its portable
+CPU kernels) without the object that defines exec_softmax."""
 
 from __future__ import annotations
 
@@ -30,9 +30,11 @@ def _objects(runtime_build: Path, tmp_path: Path) -> list[Path]:
     folder.mkdir()
     archive = runtime_build / "libmlxd_mlx_common.a"
     subprocess.run(["ar", "x", str(archive)], cwd=folder, check=True)
-    # The CPU plugin's own object (the MLX backend the op library calls back into).
+    # The CPU plugin's own object (the MLX backend the op library calls back into)
+    # and the kernels it installs, an archive the linker takes as the plugin does.
     backend = runtime_build / "CMakeFiles" / "mlxd_impl_cpu_objects.dir" / "src" / "plugin"
-    return sorted(folder.glob("*.o")) + [backend / "mlx_backend.cpp.o"]
+    kernels = runtime_build / "libmlxd_cpu_kernels_portable.a"
+    return sorted(folder.glob("*.o")) + [backend / "mlx_backend.cpp.o", kernels]
 
 
 def _defines(obj: Path, symbol: str) -> bool:
@@ -45,7 +47,7 @@ def _defines(obj: Path, symbol: str) -> bool:
 def test_the_linker_names_a_missing_exec_function(runtime_build, tmp_path):
     objects = _objects(runtime_build, tmp_path)
     assert _link(objects, tmp_path / "whole.so").returncode == 0  # everything defined
-    without = [o for o in objects if not _defines(o, "mlxd::exec_softmax(")]
+    without = [o for o in objects if o.suffix != ".o" or not _defines(o, "mlxd::exec_softmax(")]
     assert len(without) == len(objects) - 1
     result = _link(without, tmp_path / "missing.so")
     assert result.returncode != 0
