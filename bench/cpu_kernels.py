@@ -1,6 +1,9 @@
 """Our CPU kernels (runtime_cpp/src/cpu/) against MLX's own ops, per instruction
 set, at the products of a decode step of bench/llm.py's 100M llama-like model
-(hidden 768, MLP 2048, 4 KV heads of 64, vocabulary 8192) and a few rows more.
+(hidden 768, MLP 2048, 4 KV heads of 64, vocabulary 8192) and a few rows more;
+then the elementwise functions (exp, tanh, sigmoid, erf, SiLU, GELU) on a decode
+step's MLP (2048 values), a 128-token prompt's (128 x 2048) and a Whisper-small
+encoder window's (1500 x 3072).
 
     .venv/bin/python bench/cpu_kernels.py [--isas portable,avx2,avx512] [--threads N]
 
@@ -28,6 +31,8 @@ BUILD = REPO / "build" / "runtime"
 # (rows, out, in): attention q/o, k/v, MLP up/gate, MLP down, LM head.
 SHAPES = [(768, 768), (256, 768), (2048, 768), (768, 2048), (8192, 768)]
 QUANTIZED = [(4, 32), (8, 32), (4, 128)]
+ACTIVATIONS = ["exp", "tanh", "sigmoid", "erf", "silu", "gelu", "gelu_tanh"]
+ELEMENTS = [2048, 128 * 2048, 1500 * 3072]
 
 
 def run(isa: str, mode: str, lines: list[str], threads: int | None) -> list[dict]:
@@ -74,6 +79,23 @@ def main(argv=None) -> int:
             print(
                 f"| {isa} ({r['threads']} threads) | {what} | {f[0]} | {f[1]}x{f[2]} | "
                 f"{r['ours_us']:.1f} | {r['mlx_us']:.1f} | {ratio:.2f} |"
+            )
+    print()
+    print("| kernels | function | values | dtype | ours (us) | MLX (us) | ours / MLX |")
+    print("|---|---|---:|---|---:|---:|---:|")
+    for isa in args.isas.split(","):
+        lines = [
+            f"{f} {n} {d}" for f in ACTIVATIONS for n in ELEMENTS for d in ("float32", "bfloat16")
+        ]
+        results = run(isa, "act-bench", lines, args.threads)
+        if "skipped" in results[0]:
+            print(f"| {isa} | {results[0]['skipped']} | | | | | |")
+            continue
+        for r in results:
+            f = r["case"].split()
+            print(
+                f"| {isa} ({r['threads']} threads) | {f[0]} | {int(f[1])} | {f[2]} | "
+                f"{r['ours_us']:.1f} | {r['mlx_us']:.1f} | {r['ours_us'] / r['mlx_us']:.2f} |"
             )
     return 0
 

@@ -72,10 +72,6 @@ void exec_abs(const AbsNode& node, ExecutionState& state, StreamOrDevice stream)
   state.set_tensor(node.out, mlx::core::abs(state.tensor(node.x), stream));
 }
 
-void exec_exp(const ExpNode& node, ExecutionState& state, StreamOrDevice stream) {
-  state.set_tensor(node.out, mlx::core::exp(state.tensor(node.x), stream));
-}
-
 void exec_log(const LogNode& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out, mlx::core::log(state.tensor(node.x), stream));
 }
@@ -94,18 +90,6 @@ void exec_sin(const SinNode& node, ExecutionState& state, StreamOrDevice stream)
 
 void exec_cos(const CosNode& node, ExecutionState& state, StreamOrDevice stream) {
   state.set_tensor(node.out, mlx::core::cos(state.tensor(node.x), stream));
-}
-
-void exec_tanh(const TanhNode& node, ExecutionState& state, StreamOrDevice stream) {
-  state.set_tensor(node.out, mlx::core::tanh(state.tensor(node.x), stream));
-}
-
-void exec_sigmoid(const SigmoidNode& node, ExecutionState& state, StreamOrDevice stream) {
-  state.set_tensor(node.out, mlx::core::sigmoid(state.tensor(node.x), stream));
-}
-
-void exec_erf(const ErfNode& node, ExecutionState& state, StreamOrDevice stream) {
-  state.set_tensor(node.out, mlx::core::erf(state.tensor(node.x), stream));
 }
 
 void exec_reciprocal(const ReciprocalNode& node, ExecutionState& state, StreamOrDevice stream) {

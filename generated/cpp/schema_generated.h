@@ -3223,6 +3223,8 @@ inline ::flatbuffers::Offset<AbsNode> CreateAbsNode(
   return builder_.Finish();
 }
 
+/// Exp, Tanh, Sigmoid and Erf, like Silu and Gelu, are written by hand rather
+/// than declared: a CPU plugin with our kernels computes them (cpu_kernels.h).
 struct ExpNode FLATBUFFERS_FINAL_CLASS : private ::flatbuffers::Table {
   typedef ExpNodeBuilder Builder;
   enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {

@@ -287,6 +287,8 @@ class AbsNode:
     out: Tid
 
 
+# Exp, Tanh, Sigmoid and Erf, like Silu and Gelu, are written by hand rather
+# than declared: a CPU plugin with our kernels computes them (cpu_kernels.h).
 @_dataclasses.dataclass(kw_only=True)
 class ExpNode:
     """table mlxd.ir.ExpNode"""

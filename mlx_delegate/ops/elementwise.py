@@ -149,6 +149,10 @@ def where(b: Emitter, node: Node) -> None:
 # ---- unary ------------------------------------------------------------------
 
 UNARY = {
+    aten.exp.default: ir.ExpNode,
+    aten.tanh.default: ir.TanhNode,
+    aten.sigmoid.default: ir.SigmoidNode,
+    aten.erf.default: ir.ErfNode,
     aten.floor.default: ir.FloorNode,
     aten.ceil.default: ir.CeilNode,
     aten.relu.default: ir.ReluNode,

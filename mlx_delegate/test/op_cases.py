@@ -258,6 +258,21 @@ UNARY = {
 }
 
 
+# Computed by the CPU variants' own kernels (runtime_cpp/src/cpu/activation.h)
+# from 4096 elements on: the large configs reach them, contiguous or not.
+CPU_KERNEL_ACTIVATIONS = ("exp", "tanh", "sigmoid", "erf")
+
+
+def _large_configs(
+    fn: Callable, low: float = -3.0, high: float = 3.0, prefix: str = ""
+) -> list[Config]:
+    return [
+        C(f"{prefix}large", fn, T((64, 96), f32, low, high)),
+        C(f"{prefix}large_bfloat16", fn, T((32, 160), bf16, low, high)),
+        C(f"{prefix}large_transposed", lambda x: fn(x.t()), T((96, 64), f32, low, high)),
+    ]
+
+
 def _unary_configs(name: str, spec: Unary) -> list[Config]:
     r = dict(low=spec.low, high=spec.high)
     configs = [
@@ -273,6 +288,8 @@ def _unary_configs(name: str, spec: Unary) -> list[Config]:
         configs.append(C("int64", spec.fn, T((4,), i64, low, high)))
     if name in ("neg", "abs"):
         configs.append(C("int8", spec.fn, T((3, 4), i8, -9, 9)))
+    if name in CPU_KERNEL_ACTIVATIONS:
+        configs.extend(_large_configs(spec.fn, **r))
     if name == "round":
         configs.append(C("decimals", lambda x: torch.round(x, decimals=2), T((3, 4), f32, -5, 5)))
         configs.append(
@@ -560,6 +577,8 @@ case(
         C("float16", F.gelu, T((2, 3, 4), f16)),
         C("bfloat16_tanh", lambda x: F.gelu(x, approximate="tanh"), T((3, 4), bf16)),
         M("module", torch.nn.GELU, T((2, 8))),
+        *_large_configs(F.gelu, prefix="exact_"),
+        *_large_configs(lambda x: F.gelu(x, approximate="tanh"), prefix="tanh_"),
     ],
     tolerances=LOOSE,
 )
@@ -571,6 +590,7 @@ case(
         C("float16", F.silu, T((2, 3, 4), f16)),
         C("zero_dim", F.silu, T(())),
         M("module_dynamic", torch.nn.SiLU, T((4, 3)), dynamic={0: {0: BATCH}}),
+        *_large_configs(F.silu),
     ],
     tolerances=LOOSE,
 )

@@ -10,6 +10,16 @@
 //   half-check: "M N K w_dtype x_dtype layout" lines; x @ w.T of half_matmul.h against
 //          MLX's matmul on float32 operands, as check does.
 //   half-bench: "M N K dtype" lines; ours against MLX's matmul(x, w.T) in that dtype.
+//   act-check: "function size dtype layout lo hi [default-min]" lines (functions exp, tanh,
+//          sigmoid, erf, silu, gelu, gelu_tanh; layout contiguous, strided or special: x
+//          uniform in [lo, hi], transposed, or infinities, NaN and the ends of float32's
+//          exponent range); activation.h against the functions in double precision
+//          (std::exp, std::tanh, std::erf) rounded to float32: the largest
+//          |ours - exact| / (|exact| + atol), atol 1e-6 for float32 and 1e-4 for
+//          half outputs (their subnormals); equal values, NaN included, count 0.
+//          MLX's own ops are measured the same way (mlx_err). Every size is taken
+//          unless default-min asks for the exec functions' floor.
+//   act-bench: "function size dtype" lines; ours against MLX's ops in that dtype.
 //   bench: "M N K group_size bits dtype" lines; for each, microseconds per product of
 //          ours and of MLX's quantized_matmul (as our exec function calls it: half
 //          precision widened to float32), on this thread's stream.
@@ -19,11 +29,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <vector>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <string>
 
+#include "activation.h"
 #include "cpu_features.h"
 #include "half_matmul.h"
 #include "quantized_matmul.h"
@@ -220,6 +234,158 @@ int half_bench() {
   return 0;
 }
 
+mlxd::ops::Activation activation_named(const std::string& name) {
+  using mlxd::ops::Activation;
+  if (name == "exp") return Activation::exp;
+  if (name == "tanh") return Activation::tanh;
+  if (name == "sigmoid") return Activation::sigmoid;
+  if (name == "erf") return Activation::erf;
+  if (name == "silu") return Activation::silu;
+  if (name == "gelu") return Activation::gelu;
+  if (name == "gelu_tanh") return Activation::gelu_tanh;
+  throw std::invalid_argument("unknown function " + name);
+}
+
+// MLX's ops for f, as the exec functions call them without our kernel.
+mx::array mlx_activation(mlxd::ops::Activation f, const mx::array& x) {
+  using mlxd::ops::Activation;
+  auto c = [&](double v) { return mx::array(v, x.dtype()); };
+  switch (f) {
+    case Activation::exp:
+      return mx::exp(x);
+    case Activation::tanh:
+      return mx::tanh(x);
+    case Activation::sigmoid:
+      return mx::sigmoid(x);
+    case Activation::erf:
+      return mx::erf(x);
+    case Activation::silu:
+      return mx::multiply(x, mx::sigmoid(x));
+    case Activation::gelu:
+      return mx::multiply(mx::multiply(c(0.5), x),
+                          mx::add(c(1.0), mx::erf(mx::multiply(x, c(M_SQRT1_2)))));
+    case Activation::gelu_tanh: {
+      mx::array cube = mx::multiply(x, mx::multiply(x, x));
+      mx::array inner =
+          mx::multiply(c(std::sqrt(2.0 / M_PI)), mx::add(x, mx::multiply(c(0.044715), cube)));
+      return mx::multiply(mx::multiply(c(0.5), x), mx::add(c(1.0), mx::tanh(inner)));
+    }
+  }
+  throw std::invalid_argument("unknown function");
+}
+
+mx::array activation_input(int size, mx::Dtype dtype, const std::string& layout, float lo, float hi,
+                           uint64_t seed) {
+  mx::array x = mx::random::uniform(lo, hi, {size}, mx::float32, mx::random::key(seed));
+  if (layout == "strided") {
+    x = mx::transpose(mx::reshape(x, {size / 8, 8}));  // every value, read across rows
+  } else if (layout == "special") {
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> ends = {inf,     -inf,  NAN,    0.0f,  -0.0f, 88.5f, -87.0f, 100.0f,
+                               -100.0f, 1e-6f, -1e-6f, 0.62f, 0.63f, -9.5f, 9.5f,   3e-3f};
+    std::vector<float> values(size);
+    for (int i = 0; i < size; ++i) values[i] = ends[i % ends.size()];
+    x = mx::array(values.data(), {size}, mx::float32);
+  }
+  x = mx::astype(x, dtype);
+  mx::eval(x);
+  return x;
+}
+
+double exact(mlxd::ops::Activation f, double x) {
+  using mlxd::ops::Activation;
+  switch (f) {
+    case Activation::exp:
+      return std::exp(x);
+    case Activation::tanh:
+      return std::tanh(x);
+    case Activation::sigmoid:
+      return 1.0 / (1.0 + std::exp(-x));
+    case Activation::erf:
+      return std::erf(x);
+    case Activation::silu:
+      return x / (1.0 + std::exp(-x));
+    case Activation::gelu:
+      return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+    case Activation::gelu_tanh:
+      return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+  }
+  return NAN;
+}
+
+// The largest |y - exact(x)| / (|exact(x)| + atol), exact rounded to float32.
+double worst_error(mlxd::ops::Activation f, const mx::array& x, const mx::array& y, double atol) {
+  mx::array xf = mx::astype(mx::flatten(x), mx::float32),
+            yf = mx::astype(mx::flatten(y), mx::float32);
+  mx::eval({xf, yf});
+  double worst = 0;
+  for (size_t i = 0; i < xf.size(); ++i) {
+    double ref = static_cast<float>(exact(f, xf.data<float>()[i]));
+    double got = yf.data<float>()[i];
+    if (got == ref || (std::isnan(got) && std::isnan(ref))) continue;
+    double err = std::abs(got - ref) / (std::abs(ref) + atol);
+    worst = std::isnan(err) ? INFINITY : std::max(worst, err);
+  }
+  return worst;
+}
+
+// A number as Python's json reads it (Infinity for an infinite error).
+std::string json_number(double v) {
+  if (std::isinf(v)) return "Infinity";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", v);
+  return text;
+}
+
+int act_check() {
+  std::string line;
+  uint64_t seed = 300;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    std::string fn, dt, layout, floor;
+    int size;
+    float lo, hi;
+    in >> fn >> size >> dt >> layout >> lo >> hi >> floor;
+    mlxd::ops::Activation f = activation_named(fn);
+    bool is_float = dt == "float32" || dt == "bfloat16" || dt == "float16";
+    mx::array x =
+        activation_input(size, is_float ? dtype_named(dt) : mx::int32, layout, lo, hi, ++seed);
+    auto ours = kernels::activation(f, x, floor == "default-min" ? kernels::kActivationMinSize : 1);
+    if (!ours) {
+      std::printf("{\"case\": \"%s\", \"taken\": false}\n", line.c_str());
+      continue;
+    }
+    double atol = x.dtype() == mx::float32 ? 1e-6 : 1e-4;
+    bool same = ours->shape() == x.shape() && ours->dtype() == x.dtype();
+    std::printf(
+        "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_err\": %s, "
+        "\"mlx_err\": %s}\n",
+        line.c_str(), same ? "true" : "false", json_number(worst_error(f, x, *ours, atol)).c_str(),
+        json_number(worst_error(f, x, mlx_activation(f, x), atol)).c_str());
+  }
+  return 0;
+}
+
+int act_bench() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    std::string fn, dt;
+    int size;
+    in >> fn >> size >> dt;
+    mlxd::ops::Activation f = activation_named(fn);
+    mx::array x = activation_input(size, dtype_named(dt), "contiguous", -4.0f, 4.0f, 1);
+    const int reps = std::max(3, static_cast<int>(2e7 / size));
+    double ours = micros([&] { mx::eval(*kernels::activation(f, x, 1)); }, reps);
+    double mlx = micros([&] { mx::eval(mlx_activation(f, x)); }, std::max(3, reps / 4));
+    std::printf("{\"case\": \"%s\", \"ours_us\": %.3f, \"mlx_us\": %.3f, \"threads\": %d}\n",
+                line.c_str(), ours, mlx, kernels::threads());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,6 +400,9 @@ int main(int argc, char** argv) {
   if (mode == "bench") return bench();
   if (mode == "half-check") return half_check();
   if (mode == "half-bench") return half_bench();
-  std::fprintf(stderr, "usage: %s check|bench < cases\n", argv[0]);
+  if (mode == "act-check") return act_check();
+  if (mode == "act-bench") return act_bench();
+  std::fprintf(stderr, "usage: %s check|bench|half-check|half-bench|act-check|act-bench < cases\n",
+               argv[0]);
   return 2;
 }

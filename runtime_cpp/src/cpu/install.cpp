@@ -2,6 +2,7 @@
 // Apart from quantized_matmul.cpp so that a program linking the kernels alone
 // (the kernel check tool) needs none of the plugin's op library.
 #include "../ops/cpu_kernels.h"
+#include "activation.h"
 #include "half_matmul.h"
 #include "quantized_matmul.h"
 
@@ -21,11 +22,16 @@ std::optional<mx::array> half_matmul_kernel(const mx::array& x, const mx::array&
   return half_matmul(x, w, out_dtype, s);
 }
 
+std::optional<mx::array> activation_kernel(Activation f, const mx::array& x, mx::StreamOrDevice s) {
+  return activation(f, x, kActivationMinSize, s);
+}
+
 }  // namespace
 
 void install() {
   ops::set_cpu_quantized_matmul(&quantized_matmul_kernel);
   ops::set_cpu_half_matmul(&half_matmul_kernel);
+  ops::set_cpu_activation(&activation_kernel);
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -1,7 +1,7 @@
-// Products that a CPU plugin built with our kernels (src/cpu/, one build per
-// instruction set) computes itself instead of MLX. The exec_* functions ask for
-// the kernel; without one installed (the plain CPU plugins, CUDA, Metal), or
-// for a product it does not take, they use MLX's op.
+// Products and elementwise functions that a CPU plugin built with our kernels
+// (src/cpu/, one build per instruction set) computes itself instead of MLX. The exec_* functions
+// ask for the kernel; without one installed (the plain CPU plugins, CUDA, Metal), or for a product
+// it does not take, they use MLX's ops.
 #pragma once
 
 #include <mlx/mlx.h>
@@ -31,5 +31,17 @@ using HalfMatmulKernel = std::optional<mlx::core::array> (*)(const mlx::core::ar
 
 void set_cpu_half_matmul(HalfMatmulKernel kernel);
 HalfMatmulKernel cpu_half_matmul();
+
+// The elementwise functions whose MLX CPU kernels call libm one value at a time.
+enum class Activation { exp, tanh, sigmoid, erf, silu, gelu, gelu_tanh };
+
+// f(x) in x's dtype; std::nullopt when the kernel does not take x (its dtype,
+// or too few elements to be worth a pass of their own).
+using ActivationKernel = std::optional<mlx::core::array> (*)(Activation f,
+                                                             const mlx::core::array& x,
+                                                             mlx::core::StreamOrDevice s);
+
+void set_cpu_activation(ActivationKernel kernel);
+ActivationKernel cpu_activation();
 
 }  // namespace mlxd::ops

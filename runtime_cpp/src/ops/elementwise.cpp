@@ -1,6 +1,7 @@
 // Elementwise binary and unary ops, activations, where, casts.
 #include <cmath>
 
+#include "cpu_kernels.h"
 #include "op_util.h"
 
 namespace mlxd {
@@ -79,7 +80,6 @@ MLXD_UNARY(exec_floor, FloorNode, mx::floor(x, s))
 MLXD_UNARY(exec_ceil, CeilNode, mx::ceil(x, s))
 MLXD_UNARY(exec_round, RoundNode, mx::round(x, n.decimals, s))
 MLXD_UNARY(exec_relu, ReluNode, mx::maximum(x, mx::array(0, x.dtype()), s))
-MLXD_UNARY(exec_silu, SiluNode, mx::multiply(x, mx::sigmoid(x, s), s))
 MLXD_UNARY(exec_copy, CopyNode, mx::copy(x, s))
 MLXD_UNARY(exec_as_type, AsTypeNode, mx::astype(x, to_mlx_dtype(n.dtype), s))
 MLXD_UNARY(exec_trunc, TruncNode, mx::trunc(x, s))
@@ -87,23 +87,59 @@ MLXD_UNARY(exec_bitwise_not, BitwiseNotNode,
            x.dtype() == mx::bool_ ? mx::logical_not(x, s) : mx::bitwise_invert(x, s))
 #undef MLXD_UNARY
 
+// ---- transcendental activations --------------------------------------------
+// A CPU plugin built with our kernels computes these in vectorised passes of its
+// own on large tensors (cpu_kernels.h); elsewhere, MLX's ops.
+
+namespace {
+
+template <typename MlxOps>
+void set_activation(Tid out, Activation f, const mx::array& x, ExecutionState& st, StreamOrDevice s,
+                    MlxOps mlx_ops) {
+  if (ActivationKernel kernel = cpu_activation()) {
+    if (std::optional<mx::array> y = kernel(f, x, s)) {
+      st.set_tensor(out, *y);
+      return;
+    }
+  }
+  st.set_tensor(out, mlx_ops());
+}
+
+}  // namespace
+
+#define MLXD_ACTIVATION(fn, Node, f, expr)                                \
+  void fn(const Node& n, ExecutionState& st, StreamOrDevice s) {          \
+    const mx::array& x = st.tensor(n.x);                                  \
+    set_activation(n.out, Activation::f, x, st, s, [&] { return expr; }); \
+  }
+
+MLXD_ACTIVATION(exec_exp, ExpNode, exp, mx::exp(x, s))
+MLXD_ACTIVATION(exec_tanh, TanhNode, tanh, mx::tanh(x, s))
+MLXD_ACTIVATION(exec_sigmoid, SigmoidNode, sigmoid, mx::sigmoid(x, s))
+MLXD_ACTIVATION(exec_erf, ErfNode, erf, mx::erf(x, s))
+MLXD_ACTIVATION(exec_silu, SiluNode, silu, mx::multiply(x, mx::sigmoid(x, s), s))
+#undef MLXD_ACTIVATION
+
 void exec_gelu(const GeluNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   mx::Dtype t = x.dtype();
   auto c = [&](double v) { return mx::array(v, t); };
-  mx::array y = x;
   if (n.approximation == ir::GeluApproximation_Tanh) {
     // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-    mx::array inner = mx::multiply(
-        c(std::sqrt(2.0 / M_PI)),
-        mx::add(x, mx::multiply(c(0.044715), mx::multiply(x, mx::multiply(x, x, s), s), s), s), s);
-    y = mx::multiply(mx::multiply(c(0.5), x, s), mx::add(c(1.0), mx::tanh(inner, s), s), s);
+    set_activation(n.out, Activation::gelu_tanh, x, st, s, [&] {
+      mx::array inner = mx::multiply(
+          c(std::sqrt(2.0 / M_PI)),
+          mx::add(x, mx::multiply(c(0.044715), mx::multiply(x, mx::multiply(x, x, s), s), s), s),
+          s);
+      return mx::multiply(mx::multiply(c(0.5), x, s), mx::add(c(1.0), mx::tanh(inner, s), s), s);
+    });
   } else {
     // 0.5 x (1 + erf(x / sqrt(2)))
-    y = mx::multiply(mx::multiply(c(0.5), x, s),
-                     mx::add(c(1.0), mx::erf(mx::multiply(x, c(M_SQRT1_2), s), s), s), s);
+    set_activation(n.out, Activation::gelu, x, st, s, [&] {
+      return mx::multiply(mx::multiply(c(0.5), x, s),
+                          mx::add(c(1.0), mx::erf(mx::multiply(x, c(M_SQRT1_2), s), s), s), s);
+    });
   }
-  st.set_tensor(n.out, y);
 }
 
 void exec_leaky_relu(const LeakyReluNode& n, ExecutionState& st, StreamOrDevice s) {

@@ -21,12 +21,15 @@ mx::Dtype to_mlx_dtype(ir::DType t) { return plugin::to_mlx(static_cast<DType>(t
 namespace {
 QuantizedMatmulKernel installed_quantized_matmul = nullptr;
 HalfMatmulKernel installed_half_matmul = nullptr;
+ActivationKernel installed_activation = nullptr;
 }  // namespace
 
 void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel) { installed_quantized_matmul = kernel; }
 QuantizedMatmulKernel cpu_quantized_matmul() { return installed_quantized_matmul; }
 void set_cpu_half_matmul(HalfMatmulKernel kernel) { installed_half_matmul = kernel; }
 HalfMatmulKernel cpu_half_matmul() { return installed_half_matmul; }
+void set_cpu_activation(ActivationKernel kernel) { installed_activation = kernel; }
+ActivationKernel cpu_activation() { return installed_activation; }
 
 bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
   return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&

@@ -6,6 +6,8 @@ import flatbuffers
 from flatbuffers.compat import import_numpy
 np = import_numpy()
 
+# Exp, Tanh, Sigmoid and Erf, like Silu and Gelu, are written by hand rather
+# than declared: a CPU plugin with our kernels computes them (cpu_kernels.h).
 class ExpNode(object):
     __slots__ = ['_tab']
 

@@ -1,0 +1,221 @@
+#include "activation.h"
+
+#include <mlx/backend/cpu/encoder.h>
+#include <mlx/primitives.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+#include "kernel_util.h"
+#include "thread_pool.h"
+
+// The vector helpers below pass 64-byte vectors by value, which GCC warns about
+// where the build's ABI has no 64-byte registers (portable, avx2): they are
+// inlined into this file's loops and never cross a call boundary.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace mlxd::cpu::MLXD_CPU_ISA {
+
+namespace {
+
+// 16 float32 lanes as GCC/Clang vector types: one zmm register under AVX-512,
+// two ymm under AVX2, four xmm for the portable build, from one source.
+constexpr int kLanes = 16;
+typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
+typedef int32_t vi __attribute__((vector_size(kLanes * sizeof(int32_t))));
+
+inline vf splat(float v) { return vf{} + v; }
+inline vf select(vi mask, vf a, vf b) { return mask ? a : b; }
+inline vf vabs(vf x) { return (vf)((vi)x & 0x7fffffff); }
+inline vf copy_sign(vf magnitude, vf sign) {
+  return (vf)(((vi)magnitude & 0x7fffffff) | ((vi)sign & static_cast<int32_t>(0x80000000u)));
+}
+
+// Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, a degree-7 polynomial in r,
+// and 2^n built in the exponent bits (in two factors, so that n = 128 still fits).
+inline vf v_exp(vf x) {
+  const float kHi = 88.7228f, kLo = -87.3365f;
+  vf xc = select(x > kHi, splat(kHi), select(x < kLo, splat(kLo), x));
+  vf t = xc * 1.44269504088896341f;
+  vi n = __builtin_convertvector(t + select(t >= 0.0f, splat(0.5f), splat(-0.5f)), vi);
+  vf nf = __builtin_convertvector(n, vf);
+  vf r = xc - nf * 0.693359375f + nf * 2.12194440e-4f;
+  vf p = splat(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  vf y = p * (vf)((n + 126) << 23) * 2.0f;
+  y = select(x > kHi, splat(std::numeric_limits<float>::infinity()), y);
+  y = select(x < kLo, splat(0.0f), y);
+  return select(x != x, x, y);  // NaN stays NaN
+}
+
+// Cephes' tanhf: an odd polynomial below 0.625, 1 - 2 / (e^2|x| + 1) above.
+inline vf v_tanh(vf x) {
+  vf a = vabs(x);
+  vf z = x * x;
+  vf p = splat(-5.70498872745e-3f);
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  vf small = p * z * x + x;
+  vf large = copy_sign(1.0f - 2.0f / (v_exp(a + a) + 1.0f), x);
+  return select(a < 0.625f, small, select(x != x, x, large));
+}
+
+inline vf v_sigmoid(vf x) { return 1.0f / (1.0f + v_exp(-x)); }
+
+// Cephes' erff below 1 (x times a polynomial in x^2: relative error near 0,
+// where 1 - (...) would cancel), Abramowitz-Stegun 7.1.26 above (absolute error
+// below 1.5e-7 on values above 0.84, as MLX's erf).
+inline vf v_erf(vf x) {
+  vf a = vabs(x);
+  vf z = x * x;
+  vf p = splat(7.853861353153693e-5f);
+  p = p * z - 8.010193625184903e-4f;
+  p = p * z + 5.188327685732524e-3f;
+  p = p * z - 2.685381193529856e-2f;
+  p = p * z + 1.128358514861418e-1f;
+  p = p * z - 3.761262582423300e-1f;
+  p = p * z + 1.128379165726710f;
+  vf small = x * p;
+  vf t = 1.0f / (a * 0.3275911f + 1.0f);
+  vf r = splat(1.061405429f);
+  r = r * t - 1.453152027f;
+  r = r * t + 1.421413741f;
+  r = r * t - 0.284496736f;
+  r = r * t + 0.254829592f;
+  vf large = copy_sign(1.0f - r * t * v_exp(-z), x);
+  return select(a < 1.0f, small, select(x != x, x, large));
+}
+
+inline vf apply(Activation f, vf x) {
+  switch (f) {
+    case Activation::exp:
+      return v_exp(x);
+    case Activation::tanh:
+      return v_tanh(x);
+    case Activation::sigmoid:
+      return v_sigmoid(x);
+    case Activation::erf:
+      return v_erf(x);
+    case Activation::silu:
+      return x * v_sigmoid(x);
+    case Activation::gelu:
+      return 0.5f * x * (1.0f + v_erf(x * 0.70710678118654752f));
+    case Activation::gelu_tanh:
+      // 0.5 x (1 + tanh(u)) = x sigmoid(2u): no cancellation where tanh(u) nears -1.
+      return x * v_sigmoid(1.59576912160573071f * (x + 0.044715f * x * x * x));
+  }
+  return x;
+}
+
+// Where element i of x lies (in elements from its data pointer), for any strides.
+int64_t offset_of(const mx::array& x, int64_t i) {
+  int64_t offset = 0;
+  for (int d = static_cast<int>(x.ndim()) - 1; d >= 0; --d) {
+    offset += (i % x.shape(d)) * x.strides()[d];
+    i /= x.shape(d);
+  }
+  return offset;
+}
+
+// out[begin, end) = f(x[begin, end)), out contiguous, x of any strides.
+void run_range(Activation f, const mx::array& x, Elt in, void* out, Elt out_elt, int64_t begin,
+               int64_t end) {
+  const void* data = x.data<void>();
+  const bool contiguous = x.flags().row_contiguous;
+  const bool f32_in = contiguous && in == Elt::f32, f32_out = out_elt == Elt::f32;
+  alignas(64) float buf[kLanes];
+  for (int64_t i = begin; i < end; i += kLanes) {
+    const int n = static_cast<int>(std::min<int64_t>(kLanes, end - i));
+    vf v;
+    if (f32_in && n == kLanes) {
+      __builtin_memcpy(&v, static_cast<const float*>(data) + i, sizeof(v));
+    } else {
+      for (int j = 0; j < kLanes; ++j) {
+        buf[j] = j >= n ? 0.0f : load_elt(data, contiguous ? i + j : offset_of(x, i + j), in);
+      }
+      __builtin_memcpy(&v, buf, sizeof(v));
+    }
+    vf y = apply(f, v);
+    if (f32_out && n == kLanes) {
+      __builtin_memcpy(static_cast<float*>(out) + i, &y, sizeof(y));
+    } else {
+      __builtin_memcpy(buf, &y, sizeof(y));
+      for (int j = 0; j < n; ++j) store_elt(out, i + j, out_elt, buf[j]);
+    }
+  }
+}
+
+void run(Activation f, const mx::array& x, mx::array& out) {
+  Elt in, out_elt;
+  elt_of(x.dtype(), &in);
+  elt_of(out.dtype(), &out_elt);
+  const int64_t size = static_cast<int64_t>(x.size());
+  const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
+  constexpr int64_t kPerTask = 1 << 14;  // elements a task takes at least
+  if (threads <= 1 || size < 2 * kPerTask) {
+    run_range(f, x, in, out.data<void>(), out_elt, 0, size);
+    return;
+  }
+  const int tasks = static_cast<int>(std::min<int64_t>(threads * 4, size / kPerTask));
+  const int64_t per = ((size + tasks - 1) / tasks + kLanes - 1) / kLanes * kLanes;
+  parallel_for(tasks, [&](int t) {
+    int64_t begin = t * per;
+    run_range(f, x, in, out.data<void>(), out_elt, begin, std::min(size, begin + per));
+  });
+}
+
+class ActivationCpu : public mx::UnaryPrimitive {
+ public:
+  ActivationCpu(mx::Stream stream, Activation f) : mx::UnaryPrimitive(stream), f_(f) {}
+
+  void eval_cpu(const std::vector<mx::array>& inputs, mx::array& out) override {
+    const mx::array& x = inputs[0];
+    out.set_data(mx::allocator::malloc(out.nbytes()));
+    auto& encoder = mx::cpu::get_command_encoder(stream());
+    encoder.set_input_array(x);
+    encoder.set_output_array(out);
+    encoder.dispatch([f = f_, x = mx::array::unsafe_weak_copy(x),
+                      out = mx::array::unsafe_weak_copy(out)]() mutable { run(f, x, out); });
+  }
+
+  void eval_gpu(const std::vector<mx::array>&, mx::array&) override {
+    throw std::runtime_error("mlxd activation runs on the CPU only");
+  }
+
+  const char* name() const override { return "MlxdActivationCpu"; }
+
+  bool is_equivalent(const mx::Primitive& other) const override {
+    auto* same = dynamic_cast<const ActivationCpu*>(&other);
+    return same != nullptr && same->f_ == f_;
+  }
+
+  std::vector<mx::Shape> output_shapes(const std::vector<mx::array>& inputs) override {
+    return {inputs[0].shape()};
+  }
+
+ private:
+  Activation f_;
+};
+
+}  // namespace
+
+std::optional<mx::array> activation(Activation f, const mx::array& x, int64_t min_size,
+                                    mx::StreamOrDevice s) {
+  Elt e;
+  if (!elt_of(x.dtype(), &e) || static_cast<int64_t>(x.size()) < min_size) return std::nullopt;
+  mx::Stream stream = mx::to_stream(s);
+  if (stream.device.type != mx::Device::DeviceType::cpu) return std::nullopt;
+  return mx::array(x.shape(), x.dtype(), std::make_shared<ActivationCpu>(stream, f), {x});
+}
+
+}  // namespace mlxd::cpu::MLXD_CPU_ISA
