@@ -2,8 +2,8 @@
 // (threads() - 1) workers split a call's tasks between them.
 //
 // MLX evaluates a CPU stream on one thread; a decode step's products are small
-// (tens of microseconds), so the workers spin briefly on the next call before
-// they sleep (a futex, std::atomic::wait), and a call too small to share runs
+// (tens of microseconds), so the workers spin on the next call, about 2 ms,
+// before they sleep (a futex, std::atomic::wait), and a call too small to share runs
 // on the calling thread alone. A second caller while one call runs (two
 // programs on two threads) runs its tasks itself rather than wait.
 //
