@@ -113,10 +113,15 @@ def export(size: str, work: Path) -> tuple[Path, Path]:
 def worker(pte: str, inputs: str, seconds: float) -> None:
     """Runs the program in a loop: prints the median ms of 10 runs, then 'ready',
     then keeps running for `seconds` (the sampled part) and exits."""
+    import gc
     import statistics
+
+    import torch
 
     import mlx_delegate.runtime  # noqa: F401  (registers our delegate)
     from executorch.runtime import Runtime
+
+    torch.set_num_threads(1)  # only the caller: bench/models.py says why
 
     from mlx_delegate.tensor_bin import read_tensors
 
@@ -125,6 +130,7 @@ def worker(pte: str, inputs: str, seconds: float) -> None:
     args = read_tensors(inputs)
     for _ in range(3):
         method.execute(args)
+    gc.freeze()  # as bench/models.py's timed processes
     times = []
     for _ in range(10):
         start = time.perf_counter()

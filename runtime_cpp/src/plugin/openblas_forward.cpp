@@ -13,12 +13,51 @@
 // sgemm packs both operands for blocking even then, and runs such shapes
 // several times slower than its sgemv, which streams the matrix once.
 //
+// Threads: OpenBLAS runs single-threaded, and a large product is split into
+// column (or row) blocks, one single-threaded OpenBLAS call each, over our CPU
+// kernels' pool (src/cpu/thread_pool.h). Two pools of spinning workers on the
+// same cores took turns stalling each other: OpenBLAS's workers spun while our
+// kernels ran and ours while OpenBLAS's products did (a llama-like block at
+// d=512 seq 128 on 2 cores: 11.6 ms as both pools, 8.9 with OpenBLAS on one
+// thread, bench/profile_cpu.py).
+//
 // LAPACK (used by MLX's linalg routines) is left to MLX's own LAPACK.
 #include <cblas.h>  // scipy_openblas32/include: scipy_cblas_* prototypes
+
+#include <algorithm>
+#include <cstdint>
+
+#include "thread_pool.h"
 
 #define MLXD_FORWARD_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
+
+namespace pool = mlxd::cpu::MLXD_CPU_ISA;
+
+// Loaded after OpenBLAS (a dependency of this library), so its threads are set up.
+[[maybe_unused]] const bool openblas_single_threaded = [] {
+  scipy_openblas_set_num_threads(1);
+  return true;
+}();
+
+// Products with fewer multiply-adds run on the calling thread alone.
+constexpr double kSplitWork = 1 << 18;
+
+// [0, length) in one block per thread, each a multiple of `align`; f(begin, count).
+template <typename F>
+void split(blasint length, blasint align, F f) {
+  const int tasks = pool::threads();
+  const blasint per = ((length + tasks - 1) / tasks + align - 1) / align * align;
+  pool::parallel_for(tasks, [&](int t) {
+    const blasint begin = static_cast<blasint>(t) * per;
+    if (begin < length) f(begin, std::min(per, length - begin));
+  });
+}
+
+template <typename T>
+using Gemm = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint,
+                      blasint, blasint, T, const T*, blasint, const T*, blasint, T, T*, blasint);
 
 template <typename T>
 using Gemv = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, blasint, blasint, T, const T*,
@@ -30,6 +69,49 @@ using Gemv = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, blasint, blasint, 
 // op(A) times the column of op(B). A vector's stride is 1 when it lies along
 // its operand's rows in memory, and that operand's leading dimension when it
 // lies across them.
+// Row-major C = alpha op(A) op(B) + beta C over the pool: C's longer side cut into
+// blocks (columns: the matching columns of op(B); rows: the rows of op(A)).
+template <typename T>
+void parallel_gemm(Gemm<T> gemm, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
+                   enum CBLAS_TRANSPOSE trans_b, blasint m, blasint n, blasint k, T alpha,
+                   const T* a, blasint lda, const T* b, blasint ldb, T beta, T* c, blasint ldc) {
+  if (order != CblasRowMajor || pool::threads() <= 1 || double(m) * n * k < kSplitWork) {
+    gemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else if (n >= m) {
+    split(n, 16, [&](blasint n0, blasint count) {
+      const T* block = trans_b == CblasNoTrans ? b + n0 : b + static_cast<int64_t>(n0) * ldb;
+      gemm(order, trans_a, trans_b, m, count, k, alpha, a, lda, block, ldb, beta, c + n0, ldc);
+    });
+  } else {
+    split(m, 4, [&](blasint m0, blasint count) {
+      const T* block = trans_a == CblasNoTrans ? a + static_cast<int64_t>(m0) * lda : a + m0;
+      gemm(order, trans_a, trans_b, count, n, k, alpha, block, lda, b, ldb, beta,
+           c + static_cast<int64_t>(m0) * ldc, ldc);
+    });
+  }
+}
+
+// Row-major y = alpha op(A) x + beta y over the pool, y cut into blocks: rows of A
+// (no transpose) or its columns (transposed).
+template <typename T>
+void parallel_gemv(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans, blasint rows,
+                   blasint cols, T alpha, const T* a, blasint lda, const T* x, blasint incx, T beta,
+                   T* y, blasint incy) {
+  if (order != CblasRowMajor || pool::threads() <= 1 || double(rows) * cols < kSplitWork / 4) {
+    gemv(order, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
+  } else if (trans == CblasNoTrans) {
+    split(rows, 16, [&](blasint r0, blasint count) {
+      gemv(order, trans, count, cols, alpha, a + static_cast<int64_t>(r0) * lda, lda, x, incx, beta,
+           y + static_cast<int64_t>(r0) * incy, incy);
+    });
+  } else {
+    split(cols, 16, [&](blasint c0, blasint count) {
+      gemv(order, trans, rows, count, alpha, a + c0, lda, x, incx, beta,
+           y + static_cast<int64_t>(c0) * incy, incy);
+    });
+  }
+}
+
 template <typename T>
 bool gemv_if_vector(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
                     enum CBLAS_TRANSPOSE trans_b, blasint m, blasint n, blasint k, T alpha,
@@ -46,13 +128,13 @@ bool gemv_if_vector(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE t
   if (m == 1) {
     // B is stored [k, n] (or [n, k] when transposed): y[n] = B^T a.
     const blasint rows = b_transposed ? n : k, cols = b_transposed ? k : n;
-    gemv(CblasRowMajor, b_transposed ? CblasNoTrans : CblasTrans, rows, cols, alpha, b, ldb, a,
-         a_transposed ? lda : 1, beta, c, 1);
+    parallel_gemv(gemv, CblasRowMajor, b_transposed ? CblasNoTrans : CblasTrans, rows, cols, alpha,
+                  b, ldb, a, a_transposed ? lda : 1, beta, c, 1);
   } else {
     // A is stored [m, k] (or [k, m] when transposed): y[m] = A b.
     const blasint rows = a_transposed ? k : m, cols = a_transposed ? m : k;
-    gemv(CblasRowMajor, a_transposed ? CblasTrans : CblasNoTrans, rows, cols, alpha, a, lda, b,
-         b_transposed ? 1 : ldb, beta, c, ldc);
+    parallel_gemv(gemv, CblasRowMajor, a_transposed ? CblasTrans : CblasNoTrans, rows, cols, alpha,
+                  a, lda, b, b_transposed ? 1 : ldb, beta, c, ldc);
   }
   return true;
 }
@@ -68,7 +150,8 @@ MLXD_FORWARD_EXPORT void cblas_sgemm(const enum CBLAS_ORDER order,
                                      const blasint ldc) {
   if (!gemv_if_vector<float>(scipy_cblas_sgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
                              ldb, beta, c, ldc))
-    scipy_cblas_sgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    parallel_gemm<float>(scipy_cblas_sgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
+                         beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
@@ -80,7 +163,8 @@ MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
                                      const blasint ldc) {
   if (!gemv_if_vector<double>(scipy_cblas_dgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
                               ldb, beta, c, ldc))
-    scipy_cblas_dgemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    parallel_gemm<double>(scipy_cblas_dgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                          ldb, beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_cgemm(const enum CBLAS_ORDER order,
