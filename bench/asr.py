@@ -8,7 +8,7 @@ ignored) over the audio's 30 s: below 1 is faster than real time. The log-mel
 features are computed once before (NumPy, about 80 ms a window here) and left
 out for every system.
 
-Here, on the CPU:
+Here, on the CPU (ours through build/runtime/mlxd-transcribe, each system in a process of its own):
     .venv/bin/python bench/asr.py --cpu [--shapes small,large-v3-turbo] [--dtypes fp32,bf16]
 Here, for the GPU machine (its Python has no ExecuTorch: our programs are exported here):
     .venv/bin/python bench/asr.py --prepare .gpu/asr [--shapes ...] [--dtypes ...]
@@ -86,26 +86,6 @@ def prompt_ids(directory: Path) -> list[int]:
 # ---- the systems, each timed the same way: (encode s, decode s) ----------------------
 
 
-def time_ours_python(pte: Path, features, prompt: list[int], tokens: int) -> tuple[float, float]:
-    """Through ExecuTorch's Python runtime on the CPU plugin, after one
-    untimed window of 3 tokens (MLX's compiled functions built)."""
-    from mlx_delegate.asr.transcribe import Program
-
-    program = Program(pte, device="cpu")
-
-    def run(n: int):
-        start = time.perf_counter()
-        program.encode(features)
-        encoded = time.perf_counter()
-        token = program.decode(prompt, 0, True)
-        for pos in range(len(prompt), len(prompt) + n - 1):
-            token = program.decode([token], pos, False)
-        return encoded - start, time.perf_counter() - encoded
-
-    run(3)
-    return run(tokens)
-
-
 def time_transformers(directory: Path, features, tokens: int, dtype: str, device: str):
     import torch
     from transformers import WhisperForConditionalGeneration
@@ -137,24 +117,31 @@ def time_transformers(directory: Path, features, tokens: int, dtype: str, device
 
 
 def cpu(args) -> None:
-    from mlx_delegate.asr import audio
+    """Ours through mlxd-transcribe on the CPU plugin and transformers eager in a
+    child: each system in a process of its own, as on the GPU machine (in one
+    Python process, torch's OpenMP workers spun on through our threads)."""
+    import torch
 
+    from mlx_delegate.asr import audio
+    from mlx_delegate.tensor_bin import write_tensors
+
+    args.device = "cpu"
+    args.transcribe = args.transcribe or REPO / "build" / "runtime" / "mlxd-transcribe"
     rows = []
     for shape in args.shapes:
         directory = checkpoint(args.work, shape)
         mels = json.loads((directory / "config.json").read_text())["num_mel_bins"]
-        features = audio.log_mel(window(), mels)
-        prompt = prompt_ids(directory)
+        out = args.work / f"{shape}-window"
+        out.mkdir(exist_ok=True)
+        write_tensors(out / "features.bin", [torch.from_numpy(audio.log_mel(window(), mels)[None])])
+        prompt = " ".join(map(str, prompt_ids(directory)))
         for dtype in args.dtypes:
             pte = export(directory, args.work, dtype)
-            for system, measure in (
-                ("ours (CPU plugin)", lambda: time_ours_python(pte, features, prompt, args.tokens)),
-                ("transformers eager", lambda: time_transformers(directory, features, args.tokens,
-                                                                  dtype, "cpu")),  # fmt: skip
-            ):
-                encode_s, decode_s = measure()
-                rows.append(_row(shape, dtype, system, encode_s, decode_s, args.tokens))
-                print(rows[-1], flush=True)
+            for system in ("ours", "transformers"):
+                row = _measure_there(system, args, directory, out, pte, prompt, dtype, shape)
+                if row:
+                    rows.append(row)
+                    print(row, flush=True)
             pte.unlink(), pte.with_suffix(".ptd").unlink()  # large; exported again next time
     _table(rows)
 
@@ -251,8 +238,12 @@ def _measure_there(system, args, checkpoint_dir, out, pte, prompt, dtype, shape)
         decode = float(re.search(r"decode: \d+ tokens, ([\d.]+) ms", done.stdout)[1]) / 1e3
     else:
         encode, decode = map(float, done.stdout.strip().splitlines()[-1].split())
-    label = {"ours": "ours (mlxd-transcribe, CUDA plugin)", "transformers": "transformers eager CUDA",
-             "mlx-whisper": "mlx-whisper (MLX CUDA)"}[system]  # fmt: skip
+    if args.device == "cpu":
+        label = {"ours": "ours (mlxd-transcribe, CPU plugin)",
+                 "transformers": "transformers eager"}[system]  # fmt: skip
+    else:
+        label = {"ours": "ours (mlxd-transcribe, CUDA plugin)", "transformers": "transformers eager CUDA",
+                 "mlx-whisper": "mlx-whisper (MLX CUDA)"}[system]  # fmt: skip
     return _row(shape, dtype, label, encode, decode, args.tokens)
 
 
@@ -381,7 +372,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "asr-bench"
     )
-    parser.add_argument("--transcribe", type=Path, help="mlxd-transcribe (with --run)")
+    parser.add_argument(
+        "--transcribe", type=Path, help="mlxd-transcribe (--run; --cpu: build/runtime's)"
+    )
     parser.add_argument(
         "--device", default="gpu:0", help="with --run: ours' device (cpu: a dry run)"
     )
