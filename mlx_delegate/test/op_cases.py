@@ -551,6 +551,10 @@ for _name, _op in (("_softmax", torch.softmax), ("_log_softmax", torch.log_softm
             C("float16", lambda x, o=_op: o(x, -1), T((2, 5), f16)),
             C("bfloat16", lambda x, o=_op: o(x, 0), T((4, 3), bf16)),
             C("dynamic_seq", lambda x, o=_op: o(x, -1), T((2, 6)), dynamic={0: {1: SEQ}}),
+            # from 4096 values on, the CPU variants' own softmax kernel (activation.h)
+            C("large", lambda x, o=_op: o(x, -1), T((64, 96))),
+            C("large_bfloat16", lambda x, o=_op: o(x, -1), T((32, 160), bf16)),
+            C("large_transposed", lambda x, o=_op: o(x.t(), -1), T((96, 64))),
         ],
         tolerances=LOOSE,
     )
@@ -1357,6 +1361,46 @@ case(
             T((1, 2, 4, 8)),
             T((1, 2, 4, 8)),
             dynamic={0: {2: SEQ}, 1: {2: SEQ}, 2: {2: SEQ}},
+        ),
+        # From 4096 scores on, the CPU variants compose attention around their own
+        # softmax kernel (runtime_cpp/src/ops/linalg.cpp, cpu_attention).
+        C(
+            "large_gqa_causal",
+            lambda q, k, v: SDPA(q, k, v, is_causal=True, enable_gqa=True),
+            T((1, 4, 48, 16)),
+            T((1, 2, 48, 16)),
+            T((1, 2, 48, 16)),
+        ),
+        C(
+            "large_bool_mask",
+            lambda q, k, v, m: SDPA(q, k, v, attn_mask=m),
+            T((2, 2, 40, 16)),
+            T((2, 2, 64, 16)),
+            T((2, 2, 64, 16)),
+            T((40, 64), boolean),
+        ),
+        C(
+            "large_additive_mask",
+            lambda q, k, v, m: SDPA(q, k, v, attn_mask=m),
+            T((2, 2, 40, 16)),
+            T((2, 2, 64, 16)),
+            T((2, 2, 64, 16)),
+            T((1, 1, 40, 64)),
+        ),
+        C(
+            "large_bfloat16",
+            SDPA,
+            T((1, 4, 48, 16), bf16),
+            T((1, 4, 48, 16), bf16),
+            T((1, 4, 48, 16), bf16),
+        ),
+        # queries in two blocks (16 MiB of scores each), the causal mask cut along
+        C(
+            "large_in_blocks",
+            lambda q, k, v: SDPA(q, k, v, is_causal=True),
+            T((1, 16, 64, 8)),
+            T((1, 16, 8192, 8)),
+            T((1, 16, 8192, 8)),
         ),
     ],
     tolerances=ATTN_TOL,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "kernel_util.h"
 #include "thread_pool.h"
@@ -207,7 +208,131 @@ class ActivationCpu : public mx::UnaryPrimitive {
   Activation f_;
 };
 
+// ---- softmax over the last axis ----------------------------------------------
+
+inline float lane_max(vf v) {
+  float m = v[0];
+  for (int j = 1; j < kLanes; ++j) m = v[j] > m ? v[j] : m;
+  return m;
+}
+
+inline float lane_sum(vf v) {
+  float s = 0;
+  for (int j = 0; j < kLanes; ++j) s += v[j];
+  return s;
+}
+
+// One row of n values (float32 in `row`, written back in place): max, exp, scale.
+void softmax_row(float* row, int64_t n) {
+  const float lowest = -std::numeric_limits<float>::infinity();
+  vf vmax = splat(lowest);
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    vf v;
+    __builtin_memcpy(&v, row + i, sizeof(v));
+    vmax = select(v > vmax, v, vmax);
+  }
+  float m = lane_max(vmax);
+  for (; i < n; ++i) m = row[i] > m ? row[i] : m;
+  vf vsum = splat(0.0f);
+  float tail = 0;
+  for (i = 0; i + kLanes <= n; i += kLanes) {
+    vf v;
+    __builtin_memcpy(&v, row + i, sizeof(v));
+    v = v_exp(v - m);
+    vsum += v;
+    __builtin_memcpy(row + i, &v, sizeof(v));
+  }
+  if (i < n) {
+    alignas(64) float buf[kLanes];
+    for (int j = 0; j < kLanes; ++j) buf[j] = i + j < n ? row[i + j] : lowest;
+    vf v;
+    __builtin_memcpy(&v, buf, sizeof(v));
+    v = v_exp(v - m);
+    __builtin_memcpy(buf, &v, sizeof(v));
+    for (int64_t j = 0; i + j < n; ++j) {
+      row[i + j] = buf[j];
+      tail += buf[j];
+    }
+  }
+  const float scale = 1.0f / (lane_sum(vsum) + tail);
+  for (i = 0; i < n; ++i) row[i] *= scale;
+}
+
+void run_softmax(const mx::array& x, mx::array& out) {
+  Elt in, out_elt;
+  elt_of(x.dtype(), &in);
+  elt_of(out.dtype(), &out_elt);
+  const int64_t n = x.ndim() == 0 ? 1 : x.shape(-1);
+  const int64_t rows = n == 0 ? 0 : static_cast<int64_t>(x.size()) / n;
+  const bool contiguous = x.flags().row_contiguous;
+  auto some_rows = [&](int64_t begin, int64_t end) {
+    std::vector<float> buf(out_elt == Elt::f32 ? 0 : n);
+    for (int64_t r = begin; r < end; ++r) {
+      float* row = out_elt == Elt::f32 ? out.data<float>() + r * n : buf.data();
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t i = r * n + j;
+        row[j] = load_elt(x.data<void>(), contiguous ? i : offset_of(x, i), in);
+      }
+      softmax_row(row, n);
+      if (out_elt != Elt::f32) {
+        for (int64_t j = 0; j < n; ++j) store_elt(out.data<void>(), r * n + j, out_elt, row[j]);
+      }
+    }
+  };
+  const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
+  if (threads <= 1 || rows < 2 || static_cast<int64_t>(x.size()) < (1 << 15)) {
+    some_rows(0, rows);
+    return;
+  }
+  const int tasks = static_cast<int>(std::min<int64_t>(threads * 4, rows));
+  const int64_t per = (rows + tasks - 1) / tasks;
+  parallel_for(tasks, [&](int t) {
+    const int64_t begin = t * per;
+    if (begin < rows) some_rows(begin, std::min(rows, begin + per));
+  });
+}
+
+class SoftmaxCpu : public mx::UnaryPrimitive {
+ public:
+  explicit SoftmaxCpu(mx::Stream stream) : mx::UnaryPrimitive(stream) {}
+
+  void eval_cpu(const std::vector<mx::array>& inputs, mx::array& out) override {
+    const mx::array& x = inputs[0];
+    out.set_data(mx::allocator::malloc(out.nbytes()));
+    auto& encoder = mx::cpu::get_command_encoder(stream());
+    encoder.set_input_array(x);
+    encoder.set_output_array(out);
+    encoder.dispatch([x = mx::array::unsafe_weak_copy(x),
+                      out = mx::array::unsafe_weak_copy(out)]() mutable { run_softmax(x, out); });
+  }
+
+  void eval_gpu(const std::vector<mx::array>&, mx::array&) override {
+    throw std::runtime_error("mlxd softmax runs on the CPU only");
+  }
+
+  const char* name() const override { return "MlxdSoftmaxCpu"; }
+
+  bool is_equivalent(const mx::Primitive& other) const override {
+    return dynamic_cast<const SoftmaxCpu*>(&other) != nullptr;
+  }
+
+  std::vector<mx::Shape> output_shapes(const std::vector<mx::array>& inputs) override {
+    return {inputs[0].shape()};
+  }
+};
+
 }  // namespace
+
+std::optional<mx::array> softmax(const mx::array& x, int64_t min_size, mx::StreamOrDevice s) {
+  Elt e;
+  if (!elt_of(x.dtype(), &e) || x.ndim() == 0 || static_cast<int64_t>(x.size()) < min_size) {
+    return std::nullopt;
+  }
+  mx::Stream stream = mx::to_stream(s);
+  if (stream.device.type != mx::Device::DeviceType::cpu) return std::nullopt;
+  return mx::array(x.shape(), x.dtype(), std::make_shared<SoftmaxCpu>(stream), {x});
+}
 
 std::optional<mx::array> activation(Activation f, const mx::array& x, int64_t min_size,
                                     mx::StreamOrDevice s) {

@@ -1,5 +1,6 @@
 // Elementwise transcendental functions on the CPU, vectorised: exp, tanh,
-// sigmoid, erf and the activations made of them (SiLU, GELU in both forms).
+// sigmoid, erf and the activations made of them (SiLU, GELU in both forms), and
+// softmax.
 // MLX 0.32's CPU kernels compute these one value at a time through libm
 // (`expf`, `tanhf`: its SIMD width on x86 is 1), also inside the kernels that
 // compiled chains fuse; these compute 16 lanes at a time with polynomials
@@ -36,5 +37,13 @@ inline constexpr int64_t kActivationMinSize = 4096;
 std::optional<mx::array> activation(Activation f, const mx::array& x,
                                     int64_t min_size = kActivationMinSize,
                                     mx::StreamOrDevice s = {});
+
+// Softmax over x's last axis (float32, bfloat16 or float16; in float32: the
+// row's largest value subtracted, exp, one multiply by the sum's reciprocal,
+// rounded once); std::nullopt as `activation` says. Rows run on the kernels'
+// threads. MLX's CPU softmax calls exp and fmaf through libm for every value
+// (a third of a Whisper encoder's time on this machine, in its attention).
+std::optional<mx::array> softmax(const mx::array& x, int64_t min_size = kActivationMinSize,
+                                 mx::StreamOrDevice s = {});
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -26,12 +26,17 @@ std::optional<mx::array> activation_kernel(Activation f, const mx::array& x, mx:
   return activation(f, x, kActivationMinSize, s);
 }
 
+std::optional<mx::array> softmax_kernel(const mx::array& x, mx::StreamOrDevice s) {
+  return softmax(x, kActivationMinSize, s);
+}
+
 }  // namespace
 
 void install() {
   ops::set_cpu_quantized_matmul(&quantized_matmul_kernel);
   ops::set_cpu_half_matmul(&half_matmul_kernel);
   ops::set_cpu_activation(&activation_kernel);
+  ops::set_cpu_softmax(&softmax_kernel);
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -44,4 +44,11 @@ using ActivationKernel = std::optional<mlx::core::array> (*)(Activation f,
 void set_cpu_activation(ActivationKernel kernel);
 ActivationKernel cpu_activation();
 
+// Softmax over x's last axis in x's dtype; std::nullopt as ActivationKernel.
+using SoftmaxKernel = std::optional<mlx::core::array> (*)(const mlx::core::array& x,
+                                                          mlx::core::StreamOrDevice s);
+
+void set_cpu_softmax(SoftmaxKernel kernel);
+SoftmaxKernel cpu_softmax();
+
 }  // namespace mlxd::ops

@@ -22,6 +22,7 @@ namespace {
 QuantizedMatmulKernel installed_quantized_matmul = nullptr;
 HalfMatmulKernel installed_half_matmul = nullptr;
 ActivationKernel installed_activation = nullptr;
+SoftmaxKernel installed_softmax = nullptr;
 }  // namespace
 
 void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel) { installed_quantized_matmul = kernel; }
@@ -30,6 +31,8 @@ void set_cpu_half_matmul(HalfMatmulKernel kernel) { installed_half_matmul = kern
 HalfMatmulKernel cpu_half_matmul() { return installed_half_matmul; }
 void set_cpu_activation(ActivationKernel kernel) { installed_activation = kernel; }
 ActivationKernel cpu_activation() { return installed_activation; }
+void set_cpu_softmax(SoftmaxKernel kernel) { installed_softmax = kernel; }
+SoftmaxKernel cpu_softmax() { return installed_softmax; }
 
 bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
   return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&

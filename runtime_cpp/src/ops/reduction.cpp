@@ -1,4 +1,5 @@
 // Reductions, scans, softmax.
+#include "cpu_kernels.h"
 #include "op_util.h"
 
 namespace mlxd {
@@ -74,8 +75,16 @@ void exec_sort(const SortNode& n, ExecutionState& st, StreamOrDevice s) {
 
 void exec_softmax(const SoftmaxNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
-  st.set_tensor(n.out,
-                mx::softmax(x, normalize_axis(n.axis, x.ndim(), "softmax"), /*precise=*/true, s));
+  int axis = normalize_axis(n.axis, x.ndim(), "softmax");
+  // Over the last axis, a CPU plugin with our kernels vectorises it (cpu_kernels.h).
+  if (SoftmaxKernel kernel = cpu_softmax();
+      kernel != nullptr && axis == static_cast<int>(x.ndim()) - 1) {
+    if (std::optional<mx::array> y = kernel(x, s)) {
+      st.set_tensor(n.out, *y);
+      return;
+    }
+  }
+  st.set_tensor(n.out, mx::softmax(x, axis, /*precise=*/true, s));
 }
 
 void exec_log_softmax(const LogSoftmaxNode& n, ExecutionState& st, StreamOrDevice s) {
