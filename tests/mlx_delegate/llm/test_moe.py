@@ -11,6 +11,7 @@ the exports over its workers."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -108,14 +109,38 @@ def test_int4_greedy_tokens_match_the_torchao_module_run_eagerly(tmp_path):
     assert _generated(result.path) == _eager_greedy(eager)
 
 
-def test_bf16_greedy_tokens_match_our_module_run_eagerly_in_bf16(tmp_path):
+def _bf16_step(value: float) -> float:
+    """The spacing of bfloat16 values at `value`'s magnitude (8 significant bits)."""
+    return 2.0 ** (math.floor(math.log2(abs(value))) - 7) if value else 2.0**-133
+
+
+def test_bf16_greedy_tokens_follow_our_module_run_eagerly_in_bf16(tmp_path):
     """qwen3_moe (Qwen3-30B-A3B's family) in bf16: the stacks multiplied in
-    place in bf16, the tokens of our module run eagerly in bf16."""
+    place in bf16. Our module run eagerly along our tokens rates every one of
+    them within two bfloat16 steps of its own best logit: in bf16 two logits
+    tie or lie one rounding apart (this model, seed 1: an exact tie at the 9th
+    token, one step at the 3rd), so which of them is chosen depends on the
+    order of the sums, while a routing or weight error moves logits by many
+    steps. Most choices are eager's own."""
     hf = tiny.write_checkpoint(tmp_path, "qwen3_moe", seed=1)
     result = _export(tmp_path, dtype="bf16")
     _assert_experts_read_in_place(result.path, "GatherMM", "b", _expert_layers(hf))
     eager = checkpoint.load(tmp_path, max_seq_len=48, dtype=torch.bfloat16)
-    assert _generated(result.path) == _eager_greedy(eager)
+    ours = _generated(result.path)
+    tokens, pos, same = PROMPT, 0, 0
+    with torch.no_grad():
+        for token in ours:
+            out = eager(torch.tensor([tokens]), torch.tensor([pos]))
+            logits = out.reshape(-1, out.shape[-1])[-1].float()
+            best = float(logits.max())
+            assert best - float(logits[token]) <= 2 * _bf16_step(best), (
+                token,
+                int(logits.argmax()),
+            )
+            same += token == int(logits.argmax())
+            pos, tokens = pos + len(tokens), [token]
+    assert same >= 0.75 * len(ours), same
+    assert len(set(ours)) > 5  # the tokens vary
 
 
 @pytest.mark.parametrize(
