@@ -13,6 +13,9 @@ they fall in:
 - MLX kernels: the rest of libmlx (elementwise, copies, reductions, the fast::
   norms, RoPE and attention; their own loops, not BLAS);
 - libm: exp, tanh, expm1... that both kinds of MLX kernels call;
+- our kernels: runtime_cpp/src/cpu/ (quantized and half products, the
+  transcendental functions, softmax);
+- our threads waiting: their pool's workers spinning or asleep between calls;
 - framework: our plugin and delegate, ExecuTorch, Python;
 - memory and libc: malloc, memcpy, memset, libstdc++;
 - OS: the kernel (page faults, scheduling, futexes).
@@ -50,12 +53,17 @@ KINDS = [
     "MLX fused kernels",
     "MLX kernels",
     "libm",
+    "our kernels",
+    "our threads waiting",
     "framework",
     "memory and libc",
     "OS",
 ]
 # OpenBLAS's thread pool: the workers' loop and the caller's wait for them.
 BLAS_WAITING = re.compile(r"blas_thread_server|exec_blas|sched_yield|blas_thread_shutdown")
+# Our CPU kernels' pool (runtime_cpp/src/cpu/thread_pool.cpp): workers spinning
+# or sleeping between calls, and a caller waiting for them.
+POOL_WAITING = re.compile(r"Pool|_State_impl|parallel_for")
 MEMORY = re.compile(r"^(__)?(memcpy|memmove|memset|malloc|free|calloc|realloc|_int_|cfree)")
 
 
@@ -71,6 +79,10 @@ def kind_of(dso: str, symbol: str) -> str:
         return "OS"
     if name.startswith("libm.so"):
         return "libm"
+    if name.startswith("libmlxd_impl_cpu") and POOL_WAITING.search(symbol):
+        return "our threads waiting"
+    if name.startswith("libmlxd_impl_cpu") and "mlxd::cpu::" in symbol:
+        return "our kernels"
     if name.startswith(("libc.so", "libc-", "libstdc++", "libgcc", "ld-linux")):
         return "memory and libc"
     return "framework"

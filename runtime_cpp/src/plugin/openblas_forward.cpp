@@ -63,12 +63,6 @@ template <typename T>
 using Gemv = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, blasint, blasint, T, const T*,
                       blasint, const T*, blasint, T, T*, blasint);
 
-// Row-major C[m, n] = alpha * op(A)[m, k] * op(B)[k, n] + beta * C as one gemv
-// when m == 1 or n == 1; false (nothing done) otherwise. With m == 1 the row
-// of C is op(B)^T times the row of op(A); with n == 1 the column of C is
-// op(A) times the column of op(B). A vector's stride is 1 when it lies along
-// its operand's rows in memory, and that operand's leading dimension when it
-// lies across them.
 // Row-major C = alpha op(A) op(B) + beta C over the pool: C's longer side cut into
 // blocks (columns: the matching columns of op(B); rows: the rows of op(A)).
 template <typename T>
@@ -112,6 +106,12 @@ void parallel_gemv(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE tr
   }
 }
 
+// Row-major C[m, n] = alpha * op(A)[m, k] * op(B)[k, n] + beta * C as one gemv
+// when m == 1 or n == 1; false (nothing done) otherwise. With m == 1 the row
+// of C is op(B)^T times the row of op(A); with n == 1 the column of C is
+// op(A) times the column of op(B). A vector's stride is 1 when it lies along
+// its operand's rows in memory, and that operand's leading dimension when it
+// lies across them.
 template <typename T>
 bool gemv_if_vector(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
                     enum CBLAS_TRANSPOSE trans_b, blasint m, blasint n, blasint k, T alpha,
