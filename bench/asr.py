@@ -138,7 +138,7 @@ def cpu(args) -> None:
         for dtype in args.dtypes:
             pte = export(directory, args.work, dtype)
             for system in ("ours", "transformers"):
-                row = _measure_there(system, args, directory, out, pte, prompt, dtype, shape)
+                row = _measure_in_a_process(system, args, directory, out, pte, prompt, dtype, shape)
                 if row:
                     rows.append(row)
                     print(row, flush=True)
@@ -212,14 +212,16 @@ def run(args) -> None:
             pte = _unpack(out / f"{dtype}.pte.gz", work / f"{dtype}.pte")
             _unpack(out / f"{dtype}.ptd.gz", work / f"{dtype}.ptd")
             for system in ("ours", "transformers", "mlx-whisper"):
-                row = _measure_there(system, args, checkpoint_dir, out, pte, prompt, dtype, shape)
+                row = _measure_in_a_process(
+                    system, args, checkpoint_dir, out, pte, prompt, dtype, shape
+                )
                 if row:
                     rows.append(row)
                     print(row, flush=True)
     _table(rows)
 
 
-def _measure_there(system, args, checkpoint_dir, out, pte, prompt, dtype, shape):
+def _measure_in_a_process(system, args, checkpoint_dir, out, pte, prompt, dtype, shape):
     """Each system in its own process (its own GPU memory); None when it failed."""
     if system == "ours":
         command = [str(args.transcribe), str(pte), "--features", str(out / "features.bin"),
