@@ -110,6 +110,18 @@ class MlxProgram final : public ProgramHandle {
   MlxProgram(std::string backend, DeviceSpace space, int device_index)
       : backend_(std::move(backend)), device_(space.type, device_index) {}
 
+  // A call started ahead finishes before its program goes away: it may hold
+  // collectives that the other ranks, which started the same call, wait on (a
+  // rank that left without it closed its sockets under them: SIGPIPE).
+  ~MlxProgram() override {
+    if (!next_ || next_->started.empty()) return;
+    try {
+      mx::eval(next_->started);
+    } catch (const std::exception& e) {
+      log::write(log::Level::debug, backend_ + ": the call started ahead failed: " + e.what());
+    }
+  }
+
   size_t num_inputs() const override { return graph_.input_map.size(); }
   size_t num_outputs() const override { return graph_.output_map.size(); }
   const std::string& backend_name() const override { return backend_; }
