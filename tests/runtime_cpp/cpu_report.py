@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import platform
 from pathlib import Path
+from typing import Optional
 
 # What each variant needs, in /proc/cpuinfo's names (lzcnt is "abm" there).
 V3 = ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe"]
@@ -44,3 +45,29 @@ def best_cpu_plugin(backend_dir: Path) -> str:
     if (backend_dir / "libmlx-cpu-openblas.so").exists():
         return "cpu-openblas"
     return "cpu"
+
+
+def run_kernel_check(
+    runtime_build: Path, isa: str, mode: str, lines: list[str], threads: Optional[int] = None
+) -> list[dict]:
+    """runtime_cpp/tests/cpu_kernel_check.cpp's tool of `isa` in `mode` on `lines`,
+    outside any forced processor features: its JSON lines (one `skipped` line
+    where this processor lacks the build's instructions). Skips the test where
+    the build has no such kernels (not x86)."""
+    import json
+    import os
+    import subprocess
+
+    import pytest
+
+    tool = runtime_build / f"mlxd-cpu-kernel-check-{isa}"
+    if not tool.exists():
+        assert isa != "portable" and not is_x86(), f"{tool} was not built"
+        pytest.skip(f"no {isa} kernels on this architecture")
+    env = {k: v for k, v in os.environ.items() if k != "MLX_DELEGATE_CPU_FEATURES"}
+    if threads is not None:
+        env["MLX_DELEGATE_CPU_THREADS"] = str(threads)
+    proc = subprocess.run([str(tool), mode], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]

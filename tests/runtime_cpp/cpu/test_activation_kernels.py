@@ -9,11 +9,10 @@ configurations run them inside exported programs."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 
 import pytest
-from cpu_report import is_x86, runs_here
+from cpu_report import run_kernel_check, runs_here
 
 ISAS = ["portable", "avx2", "avx512"]
 CASES = [
@@ -51,21 +50,7 @@ def tolerance(case: str) -> float:
 
 @pytest.mark.parametrize("isa", ISAS)
 def test_activations_equal_the_exact_functions(runtime_build, isa):
-    tool = runtime_build / f"mlxd-cpu-kernel-check-{isa}"
-    if not tool.exists():
-        assert isa != "portable" and not is_x86(), f"{tool} was not built"
-        pytest.skip(f"no {isa} kernels on this architecture")
-    env = {k: v for k, v in os.environ.items() if k != "MLX_DELEGATE_CPU_FEATURES"}
-    proc = subprocess.run(
-        [str(tool), "act-check"],
-        input="\n".join(CASES + DECLINED) + "\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    results = [json.loads(line) for line in proc.stdout.splitlines()]
+    results = run_kernel_check(runtime_build, isa, "act-check", CASES + DECLINED)
     if not runs_here(isa):
         assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
         return

@@ -8,12 +8,9 @@ processor lacks must say so and run nothing."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 
 import pytest
-from cpu_report import is_x86, runs_here
+from cpu_report import run_kernel_check, runs_here
 
 ISAS = ["portable", "avx2", "avx512"]
 
@@ -47,27 +44,6 @@ DECLINED = [
 ]
 
 
-def run_tool(runtime_build, isa: str, lines: list[str], threads: int | None = None) -> list[dict]:
-    tool = runtime_build / f"mlxd-cpu-kernel-check-{isa}"
-    if not tool.exists():
-        assert isa != "portable" and not is_x86(), f"{tool} was not built"
-        pytest.skip(f"no {isa} kernels on this architecture")
-    env = dict(os.environ)
-    env.pop("MLX_DELEGATE_CPU_FEATURES", None)
-    if threads is not None:
-        env["MLX_DELEGATE_CPU_THREADS"] = str(threads)
-    proc = subprocess.run(
-        [str(tool), "check"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    return [json.loads(line) for line in proc.stdout.splitlines()]
-
-
 def assert_close(result: dict) -> None:
     assert result["taken"] and result["same_shape"], result
     # float32 products: float32 rounding of sums of a few hundred terms; half ones: the
@@ -80,7 +56,7 @@ def assert_close(result: dict) -> None:
 
 @pytest.mark.parametrize("isa", ISAS)
 def test_kernels_equal_mlx_quantized_matmul(runtime_build, isa):
-    results = run_tool(runtime_build, isa, cases() + DECLINED)
+    results = run_kernel_check(runtime_build, isa, "check", cases() + DECLINED)
     if not runs_here(isa):
         assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
         return
@@ -94,5 +70,5 @@ def test_kernels_equal_mlx_quantized_matmul(runtime_build, isa):
 def test_any_number_of_threads_gives_the_same_products(runtime_build, threads):
     isa = next(i for i in reversed(ISAS) if runs_here(i))
     lines = [line for line in cases() if line.split()[0] in ("1", "6", "9")]
-    for result in run_tool(runtime_build, isa, lines, threads=threads):
+    for result in run_kernel_check(runtime_build, isa, "check", lines, threads=threads):
         assert_close(result)
