@@ -3,8 +3,8 @@
 The library is looked up at `$MLX_DELEGATE_HOST_LIB` when set, else in the
 package's `lib/` when installed from a wheel, else in `build/runtime/` under
 the repository root (where `runtime_cpp/build.sh` puts it): `_layout.LIB_DIR`.
-It is loaded once per process with RTLD_GLOBAL, so that a backend it registers
-with ExecuTorch is visible to the executorch Python bindings.
+It is loaded once per process, by `c_api.load()` (RTLD_GLOBAL; its functions
+are declared in `c_api.HOST`).
 
 The plugins are found by the host itself, in `backends/` next to it, and in
 the folders that installed plugin packages offer through the entry point group
@@ -23,7 +23,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from . import _layout
+from . import _layout, c_api
 
 DEFAULT_BUILD_DIR = _layout.LIB_DIR
 HOST_LIB_NAME = (
@@ -34,10 +34,6 @@ ENTRY_POINT_GROUP = "mlx_delegate.backends"
 
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
-
-
-# int (*)(const char* name, int score, void* user_data)
-FILTER_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p)
 
 
 class HostLibraryNotFound(RuntimeError):
@@ -51,97 +47,6 @@ def host_library_path() -> Path:
     return DEFAULT_BUILD_DIR / HOST_LIB_NAME
 
 
-def _declare(lib: ctypes.CDLL) -> None:
-    c_str = ctypes.c_char_p
-    c_str_array = ctypes.POINTER(ctypes.c_char_p)
-    sigs = {
-        "mlxd_last_error": (c_str, []),
-        "mlxd_host_info_json": (c_str, []),
-        "mlxd_load_all": (ctypes.c_int, [c_str_array, ctypes.c_int, c_str_array, ctypes.c_int]),
-        "mlxd_load_all_filtered": (
-            ctypes.c_int,
-            [
-                c_str_array,
-                ctypes.c_int,
-                c_str_array,
-                ctypes.c_int,
-                FILTER_CALLBACK,
-                ctypes.c_void_p,
-            ],
-        ),
-        "mlxd_load": (ctypes.c_int, [c_str]),
-        "mlxd_load_best": (ctypes.c_int, [c_str]),
-        "mlxd_backends_json": (c_str, []),
-        "mlxd_report_json": (c_str, []),
-        "mlxd_search_paths_json": (c_str, []),
-        "mlxd_add_search_path": (ctypes.c_int, [c_str]),
-        "mlxd_is_available": (ctypes.c_int, [ctypes.c_int]),
-        "mlxd_device_count": (ctypes.c_int, [ctypes.c_int]),
-        "mlxd_resolve_device_json": (c_str, [c_str]),
-        "mlxd_memory": (
-            ctypes.c_int,
-            [c_str, c_str, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)],
-        ),
-        "mlxd_run_builtin_f32": (
-            ctypes.c_int,
-            [
-                c_str,
-                c_str,
-                ctypes.c_void_p,
-                ctypes.c_void_p,
-                ctypes.c_void_p,
-                ctypes.c_int64,
-                ctypes.c_int64,
-                ctypes.c_int64,
-                ctypes.c_int,
-                ctypes.POINTER(ctypes.c_double),
-            ],
-        ),
-        "mlxd_program_load": (
-            ctypes.c_void_p,
-            [
-                c_str,
-                ctypes.c_void_p,
-                ctypes.c_uint64,
-                c_str_array,
-                ctypes.POINTER(ctypes.c_void_p),
-                ctypes.POINTER(ctypes.c_uint64),
-                ctypes.c_int,
-            ],
-        ),
-        "mlxd_program_free": (None, [ctypes.c_void_p]),
-        "mlxd_program_info_json": (c_str, [ctypes.c_void_p]),
-        "mlxd_program_execute": (
-            ctypes.c_int,
-            [
-                ctypes.c_void_p,
-                ctypes.c_int,
-                ctypes.POINTER(ctypes.c_int32),
-                ctypes.POINTER(ctypes.c_int32),
-                ctypes.POINTER(ctypes.c_int64),
-                ctypes.POINTER(ctypes.c_void_p),
-                ctypes.POINTER(ctypes.c_uint64),
-            ],
-        ),
-        "mlxd_program_output": (
-            ctypes.c_int,
-            [
-                ctypes.c_void_p,
-                ctypes.c_int,
-                ctypes.POINTER(ctypes.c_int32),
-                ctypes.POINTER(ctypes.c_int32),
-                ctypes.POINTER(ctypes.c_int64),
-                ctypes.POINTER(ctypes.c_void_p),
-                ctypes.POINTER(ctypes.c_uint64),
-            ],
-        ),
-    }
-    for name, (restype, argtypes) in sigs.items():
-        fn = getattr(lib, name)
-        fn.restype = restype
-        fn.argtypes = argtypes
-
-
 def host_library() -> ctypes.CDLL:
     """The loaded host library (loaded on first use)."""
     global _lib
@@ -153,8 +58,7 @@ def host_library() -> ctypes.CDLL:
                     f"mlx-delegate host library not found at {path}; build it with "
                     f"runtime_cpp/build.sh (or pip install mlx-delegate) or set MLX_DELEGATE_HOST_LIB"
                 )
-            lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
-            _declare(lib)
+            lib = c_api.load(path, c_api.HOST)
             for folder in plugin_package_dirs():
                 lib.mlxd_add_search_path(str(folder).encode())
             _lib = lib

@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from . import _generated, _native
+from . import _generated, _native, c_api
 
 __all__ = [
     "BackendError",
@@ -153,7 +153,7 @@ def load_all(
             errors.append(e)
             return 0
 
-    callback = _native.FILTER_CALLBACK(trampoline)
+    callback = c_api.FILTER_CALLBACK(trampoline)
     rc = _lib().mlxd_load_all_filtered(a, na, b, nb, callback, None)
     if errors:
         raise errors[0]

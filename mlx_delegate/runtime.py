@@ -7,7 +7,8 @@
 
 Importing this module loads `libmlx_delegate.so` (the ExecuTorch delegate
 backend; it links the host library and the same `libexecutorch.so` as the
-executorch Python bindings) with RTLD_GLOBAL. Its static initializer registers
+executorch Python bindings) with RTLD_GLOBAL (`c_api.load()`; its C functions
+are `c_api.DELEGATE`). Its static initializer registers
 the backend id `MLXDelegateBackend` with ExecuTorch, so it shows up in
 `Runtime.get().backend_registry.registered_backend_names`.
 
@@ -35,7 +36,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from . import _generated, _native
+from . import _generated, _native, c_api
 
 __all__ = [
     "BACKEND_ID",
@@ -69,23 +70,6 @@ def library_path() -> Path:
     return _native.host_library_path().parent / LIB_NAME
 
 
-def _declare(lib: ctypes.CDLL) -> None:
-    sigs = {
-        "mlxd_delegate_backend_id": (ctypes.c_char_p, []),
-        "mlxd_delegate_registered": (ctypes.c_int, []),
-        "mlxd_delegate_set_device": (ctypes.c_int, [ctypes.c_char_p]),
-        "mlxd_delegate_verifies_flatbuffer": (ctypes.c_int, []),
-        "mlxd_delegate_check_payload": (
-            ctypes.c_int,
-            [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t],
-        ),
-    }
-    for name, (restype, argtypes) in sigs.items():
-        fn = getattr(lib, name)
-        fn.restype = restype
-        fn.argtypes = argtypes
-
-
 def library() -> ctypes.CDLL:
     """The loaded delegate library (loaded on first use, once per process)."""
     global _lib
@@ -97,8 +81,7 @@ def library() -> ctypes.CDLL:
                     f"mlx-delegate ExecuTorch backend library not found at {path}; build it "
                     f"with runtime_cpp/build.sh or set MLX_DELEGATE_LIB"
                 )
-            lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
-            _declare(lib)
+            lib = c_api.load(path, c_api.DELEGATE)
             _native.host_library()  # the plugin packages' folders, before a program loads
             if lib.mlxd_delegate_registered() != 1:
                 raise ImportError(

@@ -15,6 +15,7 @@ install(TARGETS mlxd_interface mlx_delegate_host EXPORT mlx_delegate_targets
 install(FILES
   include/mlx_delegate/backend_interface.h
   include/mlx_delegate/backend_plugin.h
+  include/mlx_delegate/delegate_c_api.h
   include/mlx_delegate/host_c_api.h
   include/mlx_delegate/json_writer.h
   include/mlx_delegate/load_error.h

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "delegate_log.h"
+#include "mlx_delegate/delegate_c_api.h"
 
 namespace et = executorch::runtime;
 
@@ -162,8 +163,6 @@ bool set_device_override(const std::string& value, std::string* error) {
 
 }  // namespace mlxd::delegate
 
-// Sets (or, with NULL / "" / "auto", clears) the process-wide device override;
-// 0 on success, -1 for a malformed device string.
 extern "C" __attribute__((visibility("default"))) int mlxd_delegate_set_device(const char* device) {
   std::string error;
   return mlxd::delegate::set_device_override(device == nullptr ? "" : device, &error) ? 0 : -1;

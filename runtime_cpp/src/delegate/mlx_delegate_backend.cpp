@@ -28,6 +28,7 @@
 #include "device_policy.h"
 #include "evalue_marshalling.h"
 #include "mlx_delegate/backend_interface.h"
+#include "mlx_delegate/delegate_c_api.h"
 #include "payload.h"
 
 namespace et = executorch::runtime;
@@ -232,16 +233,14 @@ const et::Error g_registered = et::register_backend(et::Backend{payload::kBacken
 
 }  // namespace mlxd::delegate
 
-// C entry points for FFI callers (ctypes) and the runner (mlxd_delegate_set_device
-// is in device_policy.cpp, the payload ones in payload.cpp).
+// C entry points (mlx_delegate/delegate_c_api.h; mlxd_delegate_set_device is in
+// device_policy.cpp, the payload ones in payload.cpp).
 extern "C" {
 
-// The backend id ("MLXDelegateBackend").
 __attribute__((visibility("default"))) const char* mlxd_delegate_backend_id(void) {
   return mlxd::payload::kBackendId;
 }
 
-// 1 when this library's backend is the one ExecuTorch resolves for the id.
 __attribute__((visibility("default"))) int mlxd_delegate_registered(void) {
   return mlxd::delegate::g_registered == executorch::runtime::Error::Ok &&
                  executorch::runtime::get_backend_class(mlxd::payload::kBackendId) ==

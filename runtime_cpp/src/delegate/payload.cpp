@@ -8,6 +8,8 @@
 #include "schema_generated.h"
 #endif
 
+#include "mlx_delegate/delegate_c_api.h"
+
 namespace mlxd::delegate {
 
 namespace {
@@ -58,13 +60,10 @@ bool check_payload(const void* data, size_t size, PayloadLayout* layout, std::st
 
 extern "C" {
 
-// 1 when the payload checker also verifies the FlatBuffer.
 __attribute__((visibility("default"))) int mlxd_delegate_verifies_flatbuffer(void) {
   return mlxd::delegate::payload_verifier_compiled_in() ? 1 : 0;
 }
 
-// Checks a payload as init() does (header, bounds, FlatBuffer); 0 if valid,
-// -1 otherwise with the reason copied into `error` (may be NULL).
 __attribute__((visibility("default"))) int mlxd_delegate_check_payload(const void* data,
                                                                        size_t size, char* error,
                                                                        size_t error_size) {

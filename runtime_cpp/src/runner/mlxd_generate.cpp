@@ -26,9 +26,8 @@
 #include <vector>
 
 #include "ranks.h"
+#include "mlx_delegate/delegate_c_api.h"
 #include "runner_common.h"
-
-extern "C" int mlxd_delegate_registered(void);
 
 namespace et = executorch::runtime;
 namespace ext = executorch::extension;

@@ -33,10 +33,9 @@
 #include <vector>
 
 #include "dtype_map.h"
+#include "mlx_delegate/delegate_c_api.h"
 #include "runner_common.h"
 #include "tensor_bin.h"
-
-extern "C" int mlxd_delegate_registered(void);
 
 namespace et = executorch::runtime;
 namespace ext = executorch::extension;

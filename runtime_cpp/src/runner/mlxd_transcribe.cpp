@@ -28,10 +28,9 @@
 #include <string>
 #include <vector>
 
+#include "mlx_delegate/delegate_c_api.h"
 #include "runner_common.h"
 #include "tensor_bin.h"
-
-extern "C" int mlxd_delegate_registered(void);
 
 namespace et = executorch::runtime;
 namespace ext = executorch::extension;

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-extern "C" const char* mlxd_delegate_backend_id(void);
+#include "mlx_delegate/delegate_c_api.h"
 
 namespace et = executorch::runtime;
 
