@@ -57,6 +57,7 @@ HASHES_BY_SIZE = {
     8: ("fnv1_64", "fnv1a_64"),
 }
 HASHABLE = (Scalar.INT16, Scalar.UINT16, Scalar.INT32, Scalar.UINT32, Scalar.INT64, Scalar.UINT64)
+WIDE_OFFSETS = ("offset64", "vector64")  # the first one written is reported
 KEYABLE = (TypeKind.SCALAR, TypeKind.ENUM, TypeKind.STRING, TypeKind.STRUCT, TypeKind.ARRAY)
 
 
@@ -178,7 +179,7 @@ class FieldAttributes:
             raise SchemaError.at(flexbuffer.location, "flexbuffer applies only to a [ubyte] field")
         check_hash(field, type_)
         self.check_native(field, type_)
-        flatc_python_rules.check_field_attributes(field, type_)
+        check_64_bit_offsets(field, type_)
 
     def check_required(self, field: s.FieldSyntax, type_: TypeRef, owner: Entry) -> None:
         required = find(field.attributes, "required")
@@ -264,6 +265,20 @@ class FieldAttributes:
         if field.default is not None and is_null(field.default):
             raise SchemaError.at(key.location, "an optional (= null) field cannot be the 'key'")
         return field
+
+
+def check_64_bit_offsets(field: s.FieldSyntax, type_: TypeRef) -> None:
+    """`offset64` and `vector64` apply to strings and vectors only (and those
+    flatc --python refuses)."""
+    wide = next((a for name in WIDE_OFFSETS for a in field.attributes if a.name == name), None)
+    if wide is None:
+        return
+    if type_.kind not in (TypeKind.STRING, TypeKind.VECTOR):
+        raise SchemaError.at(
+            wide.location,
+            f"flatc --python does not support 64-bit offsets on this field type ({wide.name})",
+        )
+    flatc_python_rules.check_64_bit_offsets(wide, type_)
 
 
 def check_hash(field: s.FieldSyntax, type_: TypeRef) -> None:

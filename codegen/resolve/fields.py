@@ -20,6 +20,13 @@ from .names import Built, Entry, Names, check_union_type_field
 from .types import TypeResolver
 
 TypedField = tuple[s.FieldSyntax, TypeRef]
+# A field `x` of these kinds also makes flatc's generators write these names, so
+# no other field may have them (a union's `x_type` is a field of its own).
+CLASHING_SUFFIXES = {
+    TypeKind.UNION: ("Type",),
+    TypeKind.VECTOR: ("_length", "Length"),
+    TypeKind.STRING: ("_byte_vector", "ByteVector"),
+}
 
 
 class FieldTypes:
@@ -100,3 +107,22 @@ class FieldTypes:
                 written.location,
                 f"struct '{qualified}' must be declared before a struct that contains it",
             )
+
+
+def check_generated_names(typed: list[TypedField]) -> None:
+    """No field of a table or struct may be named like what flatc writes for
+    another (a rule of flatc's parser, for every language): a union `u` gets
+    `uType`, a vector `v` gets `v_length` and `vLength`, a string `s` gets
+    `s_byte_vector` and `sByteVector`."""
+    kinds = {field.name.text: type_.kind for field, type_ in typed}
+    for field, _ in typed:
+        name = field.name.text
+        for kind, suffixes in CLASHING_SUFFIXES.items():
+            for suffix in suffixes:
+                base = name[: -len(suffix)]
+                if len(name) > len(suffix) and name.endswith(suffix) and kinds.get(base) is kind:
+                    raise SchemaError.at(
+                        field.name.location,
+                        f"field '{name}' clashes with what flatc generates for the "
+                        f"{kind.value} field '{base}'",
+                    )

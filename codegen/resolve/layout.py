@@ -14,10 +14,9 @@ from .. import model as m
 from .. import syntax as s
 from ..diagnostics import SchemaError
 from ..model import Location, TypeKind, TypeRef
-from ..targets import flatc_python_rules
 from .attributes import declaration_fields, find, has, model_attributes
 from .defaults import Defaults
-from .fields import TypedField
+from .fields import TypedField, check_generated_names
 from .literals import parse_c_integer
 from .names import UNION_TYPE_SUFFIX, Entry
 
@@ -41,7 +40,7 @@ def build_struct(
         alignment = max(alignment, field_alignment)
     alignment = forced_alignment(decl, alignment)
     struct_size = _round_up(offset, alignment)
-    flatc_python_rules.check_clashing_names(typed)
+    check_generated_names(typed)
     ends = offsets[1:] + [struct_size]  # where each field's padding ends
     fields = [
         m.StructField(
@@ -96,7 +95,7 @@ def _round_up(value: int, alignment: int) -> int:
 def build_table(entry: Entry, typed: list[TypedField], defaults: Defaults) -> m.Table:
     decl: s.TableSyntax = entry.syntax
     slots = table_slots(typed, decl)
-    flatc_python_rules.check_clashing_names(typed)
+    check_generated_names(typed)
     fields = [
         _table_field(field, type_, slot, defaults.of_field(field, type_, entry))
         for (field, type_), slot in zip(typed, slots)

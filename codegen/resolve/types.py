@@ -91,10 +91,12 @@ class TypeResolver:
             return type_
         # A bare member names a table or struct, even one called `int` or `string`.
         entry = self.names.bound_entry(written.name)
-        builtin = Scalar.from_name(written.name.text) or written.name.text == "string"
-        if entry is None and not builtin:
+        if entry is None and (Scalar.from_name(written.name.text) or written.name.text == "string"):
+            # flatc takes it for a table never declared; we say why it cannot be a member.
+            raise SchemaError.at(written.location, flatc_python_rules.ONLY_TABLES)
+        if entry is None:
             raise unknown_type(written.name)
-        kind = None if entry is None else DECLARATION_KINDS[type(self.names.usable(entry).syntax)]
+        kind = DECLARATION_KINDS[type(self.names.usable(entry).syntax)]
         flatc_python_rules.check_union_member(kind, written)
         return TypeRef(TypeKind.TABLE, decl=entry.qualified)
 

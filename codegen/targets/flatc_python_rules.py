@@ -1,31 +1,26 @@
 """What only `flatc --python` refuses: the rules behind the flatc outputs under
-`flatc_py/` (see pipeline.run_flatc), kept with the targets.
+`flatc_py/` (see pipeline.run_flatc), kept with the targets. For each, another
+of flatc's languages takes a schema `--python` refuses
+(tests/codegen/test_flatc_python_rules.py).
 
 flatc's parser refuses some constructs only when Python is among the languages
-it generates (vectors of unions, union members other than tables, defaults of
-strings and vectors, 64-bit offsets), and its Python generator cannot write some
-schemas it parsed (a field named like an accessor it writes for another field, a
-nested_flatbuffer root it cannot find again, a non-ASCII file_identifier).
-codegen.resolve calls each rule where flatc's parser applies it, among the rules
-of every language, so that a declaration's first error stays the one found
-first there. Every rule raises a located SchemaError or returns nothing.
+it generates: vectors of unions, union members other than tables, defaults of
+strings and vectors, 64-bit offsets. Its Python generator cannot write some
+schemas it parsed: a nested_flatbuffer root it cannot find again (its C++
+generator neither), a non-ASCII file_identifier. codegen.resolve calls each rule
+where flatc applies it, among the rules of every language, so that a
+declaration's first error stays the one found first there. Every rule raises a
+located SchemaError or returns nothing.
 """
 
 from __future__ import annotations
 
-from typing import Container, Optional
+from typing import Container
 
 from .. import syntax as s
 from ..diagnostics import SchemaError
 from ..model import Location, TypeKind, TypeRef
 
-# A field `x` of these kinds also makes flatc --python write these names, so no
-# other field may have them (a union's `x_type` is a field of its own).
-CLASHING_SUFFIXES = {
-    TypeKind.UNION: ("Type",),
-    TypeKind.VECTOR: ("_length", "Length"),
-    TypeKind.STRING: ("_byte_vector", "ByteVector"),
-}
 ONLY_TABLES = "union members must be tables (flatc --python supports no other union members)"
 
 
@@ -36,9 +31,8 @@ def check_vector_element(element: TypeRef, written: s.VectorType) -> None:
         )
 
 
-def check_union_member(kind: Optional[TypeKind], written: s.TypeSyntax) -> None:
-    """`kind`: the kind of type the member names; None for a scalar or `string`
-    written as a bare member, which names no declaration."""
+def check_union_member(kind: TypeKind, written: s.TypeSyntax) -> None:
+    """`kind`: the kind of type the member names (other languages take structs)."""
     if kind is not TypeKind.TABLE:
         raise SchemaError.at(written.location, ONLY_TABLES)
 
@@ -53,18 +47,14 @@ def check_string_union_member(written: s.TypeSyntax) -> None:
         )
 
 
-def check_field_attributes(field: s.FieldSyntax, type_: TypeRef) -> None:
-    for name in ("offset64", "vector64"):
-        attribute = next((a for a in field.attributes if a.name == name), None)
-        if attribute is not None:
-            what = (
-                "64-bit offsets"
-                if type_.kind in (TypeKind.STRING, TypeKind.VECTOR)
-                else "64-bit offsets on this field type"
-            )
-            raise SchemaError.at(
-                attribute.location, f"flatc --python does not support {what} ({name})"
-            )
+def check_64_bit_offsets(attribute: s.AttributeSyntax, type_: TypeRef) -> None:
+    """`offset64` or `vector64` (the attribute) on a string or vector: other
+    fields may have neither in any language (codegen.resolve.attributes)."""
+    if type_.kind in (TypeKind.STRING, TypeKind.VECTOR):
+        raise SchemaError.at(
+            attribute.location,
+            f"flatc --python does not support 64-bit offsets ({attribute.name})",
+        )
 
 
 def check_default(literal: s.Literal, type_: TypeRef) -> None:
@@ -75,24 +65,6 @@ def check_default(literal: s.Literal, type_: TypeRef) -> None:
             literal.location,
             "flatc --python does not support default values for strings and vectors",
         )
-
-
-def check_clashing_names(fields: list[tuple[s.FieldSyntax, TypeRef]]) -> None:
-    """No field of a table or struct may be named like what flatc --python
-    writes for another: a union `u` gets `uType`, a vector `v` gets `v_length`
-    and `vLength`, a string `s` gets `s_byte_vector` and `sByteVector`."""
-    kinds = {field.name.text: type_.kind for field, type_ in fields}
-    for field, _ in fields:
-        name = field.name.text
-        for kind, suffixes in CLASHING_SUFFIXES.items():
-            for suffix in suffixes:
-                base = name[: -len(suffix)]
-                if len(name) > len(suffix) and name.endswith(suffix) and kinds.get(base) is kind:
-                    raise SchemaError.at(
-                        field.name.location,
-                        f"field '{name}' clashes with what flatc generates for the "
-                        f"{kind.value} field '{base}'",
-                    )
 
 
 def check_nested_root(
