@@ -15,7 +15,7 @@ against that binary (see tests/codegen/corpus). Messages are our own words.
 - `file_level`: root_type, file_identifier and the other statements.
 
 The rules that only matter for flatc's Python output live with the targets
-(codegen.targets.flatc_python_rules); the phases call them where flatc's parser
+(codegen.targets.flatc_python_rules); the phases call them where flatc
 applies them. A declaration that fails is left out; later references to it are
 dropped silently instead of piling up follow-on errors. All diagnostics are
 raised together, sorted by position.
