@@ -27,7 +27,7 @@ from .op_spec import FIELDS_ARGUMENT, NewOp, OpSpec, parse_op_spec, resolve_op
 from .parser import parse_schema
 from .pipeline import Plan, Request, make_plan
 from .render import make_environment
-from .resolver import resolve
+from .resolve import resolve
 from .targets import op_stubs
 from .targets.ir_view import OP_UNION, ir_view
 from .writer import find_drift, read_existing, write_files

@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 from .model import Schema
 from .parser import parse_schema
-from .resolver import resolve
+from .resolve import resolve
 
 
 def load_schema(

@@ -1,10 +1,10 @@
 """The resolved schema model: what every render step reads.
 
-Built once by the resolver from the syntax tree; frozen, so that no target can
+Built once by codegen.resolve from the syntax tree; frozen, so that no target can
 change what another target sees. Names are resolved, types are linked by fully
 qualified name, enum values are computed, struct layouts and table vtable slots
-are laid out as FlatBuffers lays them out. Invariants are checked by the
-resolver before any of these objects exists.
+are laid out as FlatBuffers lays them out. Invariants are checked by
+codegen.resolve, once, before any of these objects exists.
 """
 
 from __future__ import annotations

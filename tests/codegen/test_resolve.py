@@ -1,5 +1,6 @@
-"""The resolver: names, enum values, struct layout, vtable slots, defaults, and
-one test per validation rule, each pinned to the token it must point at.
+"""codegen.resolve, the whole step: names, enum values, struct layout, vtable
+slots, defaults, and one test per validation rule, each pinned to the token it
+must point at.
 
 Every invalid schema here was checked to be rejected by flatc 25.12.19
 --python, every valid one to be accepted (see also test_flatc_agreement)."""
