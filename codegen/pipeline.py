@@ -18,10 +18,18 @@ from .formatting import FormatCache, default_cache_dir
 from .frontend import load_schema
 from .model import Schema
 from .render import make_environment
-from .targets import ir_cpp, ir_declared, ir_dtypes, ir_inspector, ir_payload, python_module
+from .targets import (
+    ir_cpp,
+    ir_declared,
+    ir_dtypes,
+    ir_inspector,
+    ir_payload,
+    python_module,
+    python_reader,
+)
 from .writer import Drift, WriteReport, find_drift, read_existing, write_files
 
-TARGETS = (python_module, ir_inspector, ir_dtypes, ir_payload, ir_declared, ir_cpp)
+TARGETS = (python_module, python_reader, ir_inspector, ir_dtypes, ir_payload, ir_declared, ir_cpp)
 MANIFEST = ".manifest"
 RENDERED, FLATC = "codegen", "flatc"
 
