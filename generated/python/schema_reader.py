@@ -79,7 +79,7 @@ def _vector(buf, pos, size, where):
     if pos + 4 + count * size > len(buf):
         raise DecodeError(
             "%s: a vector of %d elements at offset %d runs past the end of the %d-byte buffer"
-            % (where, count, pos, len(buf))
+            " (truncated or corrupt)" % (where, count, pos, len(buf))
         )
     return pos + 4, count
 
