@@ -17,7 +17,7 @@ of a non-`bit_flags` enum is an error), strings as `str`, `[ubyte]` as `bytes`,
 other vectors as lists, structs, tables and unions as dataclasses (absent:
 None). A union field's companion `<field>_type` gets the discriminant read; one
 this schema does not know (a newer writer's) leaves the value None and the
-companion the plain number.
+companion the plain number, also in a required union field.
 
 As in `python_module`, the logic lives here (view records holding every name,
 kind and expression); the templates under `templates/python/reader_*.j2` lay

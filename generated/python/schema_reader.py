@@ -106,6 +106,7 @@ def _enums(cls, values, where):
 
 
 def _required(value, where):
+    """`value`; a required field's (for a union: its discriminant) must be there."""
     if value is None:
         raise DecodeError("%s is required, and the buffer leaves it out" % (where,))
     return value
@@ -129,7 +130,10 @@ class _Table:
             or self.size < 4
             or pos + self.size > len(buf)
         ):
-            raise DecodeError("%s: the table at offset %d has a malformed vtable" % (name, pos))
+            raise DecodeError(
+                "%s: the table at offset %d has a malformed vtable (truncated or corrupt)"
+                % (name, pos)
+            )
 
     def field(self, slot, size, where):
         """The position of a field's `size` bytes in the table, or None."""
@@ -2262,7 +2266,7 @@ def _read_OpNode(buf, kind, pos):
 def _read_Instruction(buf, pos):
     t = _Table(buf, pos, "mlxd.ir.Instruction")
     k1, v1 = t.union(1, 0, _read_OpNode, "mlxd.ir.Instruction.op")
-    _required(v1, "mlxd.ir.Instruction.op")
+    _required(k1, "mlxd.ir.Instruction.op")
     return _types.Instruction(
         op=v1,
         op_type=k1,

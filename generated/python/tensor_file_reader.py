@@ -106,6 +106,7 @@ def _enums(cls, values, where):
 
 
 def _required(value, where):
+    """`value`; a required field's (for a union: its discriminant) must be there."""
     if value is None:
         raise DecodeError("%s is required, and the buffer leaves it out" % (where,))
     return value
@@ -129,7 +130,10 @@ class _Table:
             or self.size < 4
             or pos + self.size > len(buf)
         ):
-            raise DecodeError("%s: the table at offset %d has a malformed vtable" % (name, pos))
+            raise DecodeError(
+                "%s: the table at offset %d has a malformed vtable (truncated or corrupt)"
+                % (name, pos)
+            )
 
     def field(self, slot, size, where):
         """The position of a field's `size` bytes in the table, or None."""

@@ -285,6 +285,25 @@ def test_required_field_left_out(generated):
         reader.decode(types.encode(graph, serializer=Careless()))
 
 
+def test_unknown_union_member_is_kept_as_its_number(generated):
+    """A discriminant a newer schema added (here in the required union
+    Instruction.op) reads as value None, companion the plain number."""
+    types, reader, _ = ir_buffer(generated)
+
+    class Newer(types.Builders):
+        def build_OpNode(self, builder, kind, value):
+            if kind == 250:
+                builder.StartObject(0)
+                return builder.EndObject()
+            return super().build_OpNode(builder, kind, value)
+
+    add = types.AddNode(a=types.Tid(idx=0), b=types.Tid(idx=1), out=types.Tid(idx=2))
+    chain = types.InstructionChain(instructions=[types.Instruction(op=add, op_type=250)])
+    graph = types.MLXGraph(instruction_chains=[chain])
+    (read,) = reader.decode(types.encode(graph, serializer=Newer())).instruction_chains
+    assert read.instructions[0].op is None and read.instructions[0].op_type == 250
+
+
 def test_no_root_type(generated):
     schema, types, reader = generated(CORPUS / "no_root.fbs")
     with pytest.raises(TypeError, match="declares no root_type"):
