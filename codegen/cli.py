@@ -23,8 +23,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "add-op":
         return _add_op(args)
+    schemas = schema_files(args.schema or [DEFAULT_SCHEMAS])
+    if isinstance(schemas, str):
+        print(f"error: {schemas}", file=sys.stderr)
+        return EXIT_ERROR
     status = 0
-    for schema in schema_files(args.schema or [DEFAULT_SCHEMAS]):
+    for schema in schemas:
         request = Request(
             schema=Path(display_path(schema)),
             out=Path(args.out),
@@ -41,14 +45,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return status
 
 
-def schema_files(given: Sequence[str]) -> list[Path]:
+def schema_files(given: Sequence[str]) -> list[Path] | str:
     """The schemas to generate from: each file given, and each `*.fbs` of a
-    folder given (in name order). A schema that includes another is generated
-    from whole; the included one, if also given, gets outputs of its own."""
+    folder given (in name order); or why there are none. A schema that includes
+    another is generated whole; the included one, if also given, gets outputs of
+    its own."""
     found: list[Path] = []
     for name in given:
         path = Path(name)
-        found += sorted(path.glob("*.fbs")) if path.is_dir() else [path]
+        if path.is_dir():
+            schemas = sorted(path.glob("*.fbs"))
+            if not schemas:
+                return f"no schema (*.fbs) in the folder {path}"
+            found += schemas
+        else:
+            found.append(path)
     return found
 
 

@@ -271,3 +271,11 @@ def test_a_manifest_without_sections_is_claimed_by_the_first_schema(ir_project: 
     assert result.returncode == 0, result.stderr
     assert "schema schema.fbs\n" in manifest.read_text()
     assert codegen("--check", cwd=ir_project).returncode == 0
+
+
+def test_a_schema_folder_without_schemas_is_an_error(tmp_path: Path):
+    (tmp_path / "schema").mkdir()
+    result = codegen(cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "error: no schema (*.fbs) in the folder schema\n"
+    assert not (tmp_path / "generated").exists()
