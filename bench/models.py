@@ -59,7 +59,6 @@ import platform
 import re
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import time
@@ -490,30 +489,24 @@ def _gunzip(source: Path, target: Path) -> Path:
 
 
 def read_float32_bin(path: Path) -> list[np.ndarray]:
-    """The float32 tensors of an mlxd-run .bin file (runtime_cpp/README.md), with
-    numpy only: the GPU machine has no mlx_delegate.tensor_bin dependencies."""
-    data = Path(path).read_bytes()
-    magic, version, count, _ = struct.unpack_from("<4sIII", data, 0)
-    if magic != b"MLXT" or version != 1:
-        raise ValueError(f"{path}: not an mlxd-run tensor file")
-    offset, tensors = 16, []
-    for _ in range(count):
-        kind, dtype, _, rank = struct.unpack_from("<BBHI", data, offset)
-        if kind != 0 or dtype != 0:
-            raise ValueError(f"{path}: entry {len(tensors)} is not a float32 tensor")
-        dims = struct.unpack_from(f"<{rank}q", data, offset + 8)
-        offset += 8 + 8 * rank
-        (nbytes,) = struct.unpack_from("<Q", data, offset)
-        offset += 8
-        array = np.frombuffer(data, "<f4", int(nbytes) // 4, offset).reshape(dims)
-        tensors.append(array.copy())
-        offset += nbytes
-    if offset != len(data):
-        raise ValueError(f"{path}: {len(data) - offset} trailing bytes")
-    return tensors
+    """The float32 tensors of an mlxd-run .bin file, through the torch- and
+    ExecuTorch-free reader (mlx_delegate/tensor_bin_format.py, numpy and the
+    flatbuffers package only), which the GPU side may import."""
+    from mlx_delegate.tensor_bin_format import read_arrays
+
+    arrays = read_arrays(path)
+    for index, (dtype, _) in enumerate(arrays):
+        if dtype != "float32":
+            raise ValueError(f"{path}: entry {index} is {dtype}, not a float32 tensor")
+    return [array.copy() for _, array in arrays]
 
 
 # ---- the GPU side: there --------------------------------------------------------------
+
+
+# Ours that need neither ExecuTorch nor torch: the .bin tensor file reader.
+_GPU_MODULES = ("mlx_delegate", "mlx_delegate._quiet", "mlx_delegate._layout",
+                "mlx_delegate._generated", "mlx_delegate.tensor_bin_format")  # fmt: skip
 
 
 class _NoExecuTorch:
@@ -522,6 +515,8 @@ class _NoExecuTorch:
 
     @staticmethod
     def find_spec(name, path=None, target=None):
+        if name in _GPU_MODULES or name.startswith("mlx_delegate._generated."):
+            return None
         if name.split(".")[0] in ("executorch", "mlx_delegate"):
             raise ImportError(f"--gpu must not import {name}")
         return None

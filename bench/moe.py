@@ -241,7 +241,7 @@ def main(argv=None) -> int:
         torch.set_num_threads(args.threads)
 
     import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-    from mlx_delegate.inspect import main_instructions
+    from mlx_delegate.inspector import main_instructions
     from mlx_delegate.quantize_experts import quantize_experts
 
     model = Prefill(moe_block())

@@ -14,6 +14,8 @@ from .diagnostics import SchemaError
 from .pipeline import Request, Result, display_path, run
 
 EXIT_DRIFT = 1
+# `generate` without --schema: every schema of the project, the IR's and the tensor file's.
+DEFAULT_SCHEMAS = "schema"
 EXIT_ERROR = 2
 
 
@@ -21,26 +23,56 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "add-op":
         return _add_op(args)
-    request = Request(
-        schema=Path(display_path(Path(args.schema))),
-        out=Path(args.out),
-        include_dirs=tuple(Path(d) for d in args.include),
-        skip_flatc=args.skip_flatc,
-        check=args.check,
-    )
-    try:
-        result = run(request)
-    except SchemaError as error:
-        print(error.render(), file=sys.stderr)
+    schemas = schema_files(args.schema or [DEFAULT_SCHEMAS])
+    if isinstance(schemas, str):
+        print(f"error: {schemas}", file=sys.stderr)
         return EXIT_ERROR
-    return _report(request, result, args.quiet)
+    status = 0
+    for schema in schemas:
+        request = Request(
+            schema=Path(display_path(schema)),
+            out=Path(args.out),
+            include_dirs=tuple(Path(d) for d in args.include),
+            skip_flatc=args.skip_flatc,
+            check=args.check,
+        )
+        try:
+            result = run(request)
+        except SchemaError as error:
+            print(error.render(), file=sys.stderr)
+            return EXIT_ERROR
+        status = max(status, _report(request, result, args.quiet))
+    return status
+
+
+def schema_files(given: Sequence[str]) -> list[Path] | str:
+    """The schemas to generate from: each file given, and each `*.fbs` of a
+    folder given (in name order); or why there are none. A schema that includes
+    another is generated whole; the included one, if also given, gets outputs of
+    its own."""
+    found: list[Path] = []
+    for name in given:
+        path = Path(name)
+        if path.is_dir():
+            schemas = sorted(path.glob("*.fbs"))
+            if not schemas:
+                return f"no schema (*.fbs) in the folder {path}"
+            found += schemas
+        else:
+            found.append(path)
+    return found
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m codegen")
     commands = parser.add_subparsers(dest="command", required=True)
     generate = commands.add_parser("generate", help="generate code from a FlatBuffers schema")
-    generate.add_argument("--schema", default="schema/schema.fbs")
+    generate.add_argument(
+        "--schema",
+        action="append",
+        metavar="PATH",
+        help=f"a schema, or a folder of them (every *.fbs); repeatable; default {DEFAULT_SCHEMAS}/",
+    )
     generate.add_argument("--out", default="generated")
     generate.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
     generate.add_argument(
@@ -128,9 +160,9 @@ def _report(request: Request, result: Result, quiet: bool) -> int:
 
 def _summary(request: Request, result: Result) -> str:
     schema = result.schema
-    ops = next((len(u.members) for u in schema.unions if u.name == "OpNode"), 0)
+    ops = next((f"{len(u.members)} ops, " for u in schema.unions if u.name == "OpNode"), "")
     counts = (
-        f"{schema.path}: {ops} ops, {len(schema.tables)} tables, {len(schema.structs)} structs, "
+        f"{schema.path}: {ops}{len(schema.tables)} tables, {len(schema.structs)} structs, "
         f"{len(schema.enums)} enums, {len(schema.unions)} unions"
     )
     if result.report is None:

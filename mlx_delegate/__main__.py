@@ -1,7 +1,7 @@
 """python -m mlx_delegate COMMAND [ARGUMENTS...]
 
 Each command is the `main()` of one module, given the arguments unchanged:
-`python -m mlx_delegate inspect model.pte` is `python -m mlx_delegate.inspect model.pte`.
+`python -m mlx_delegate inspect model.pte` is `python -m mlx_delegate.inspector model.pte`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ COMMANDS = {
         "export a small transformer, run it on the best plugin and compare with PyTorch",
     ),
     "inspect": Command(
-        "mlx_delegate.inspect", "print the MLX delegates of a .pte: slots, instructions, constants"
+        "mlx_delegate.inspector",
+        "print the MLX delegates of a .pte: slots, instructions, constants",
     ),
     "llm": Command(
         "mlx_delegate.llm.__main__",

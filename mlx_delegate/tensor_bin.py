@@ -1,6 +1,7 @@
 """The `.bin` tensor file of `mlxd-run` (its `--inputs` and `--outputs`), with
-torch tensors. The layout, the parser and the encoder are torch-free, in
-`mlx_delegate.tensor_bin_format` (which also has a numpy reader).
+torch tensors. The file is a FlatBuffer of `schema/tensor_file.fbs`; reading and
+writing it, and the checks, are torch-free, in `mlx_delegate.tensor_bin_format`
+(which also has a numpy reader).
 
 `write_tensors(path, values)` takes torch tensors and Python int / float /
 bool scalars; `read_tensors(path)` gives them back (scalars as Python values).

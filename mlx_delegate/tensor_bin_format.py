@@ -1,24 +1,17 @@
-"""The `.bin` tensor file of `mlxd-run`, without torch: its layout, one parser
-and one encoder, and a numpy reader (for machines with numpy but no torch, as
-the run side of `python -m mlx_delegate.test.cuda_suite`).
-`mlx_delegate.tensor_bin` builds its torch reader and writer on these.
+"""The `.bin` tensor file of `mlxd-run` (and `mlxd-transcribe`'s features),
+without torch: a FlatBuffer of `schema/tensor_file.fbs`, read and written through
+the modules generated from it, with the checks the schema cannot say, and a
+numpy reader (for machines with numpy but no torch, as the run side of
+`python -m mlx_delegate.test.cuda_suite`). `mlx_delegate.tensor_bin` builds its
+torch reader and writer on these; runtime_cpp/src/runner/tensor_bin.cpp reads
+and writes the same file through flatc's C++ header.
 
-All integers are little-endian.
-
-    file header, 16 bytes:
-      0   4  magic b"MLXT"
-      4   4  uint32 version (1)
-      8   4  uint32 entry count
-     12   4  uint32 reserved (0)
-    then per entry:
-      0   1  uint8 kind: 0 = tensor, 1 = scalar (an int / float / bool program
-             input or output: rank 0, dtype Int64 / Float64 / Bool)
-      1   1  uint8 dtype: the IR DType code (schema/schema.fbs `enum DType`)
-      2   2  uint16 reserved (0)
-      4   4  uint32 rank
-      8  8r  int64 dims[rank]
-      .   8  uint64 nbytes (= product of dims * element size)
-      .   n  the elements, row-major (C-contiguous), little-endian
+A file is one `TensorFile` (file identifier "MLXT", format `version` 2) holding
+its `entries` in order: each a tensor or a scalar (an int / float / bool program
+input or output: rank 0, dtype Int64 / Float64 / Bool), with its IR DType code,
+dims and row-major little-endian bytes. A file of version 1 (the raw layout
+before FlatBuffers, which also began with "MLXT") or of a version this build
+does not know is refused with a message saying so.
 """
 
 from __future__ import annotations
@@ -29,19 +22,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._generated import dtypes as _dtypes
+from ._generated import tensor_file_format
 
-MAGIC = b"MLXT"
-VERSION = 1
-KIND_TENSOR = 0
-KIND_SCALAR = 1
+_schema, _reader = tensor_file_format()
+
+MAGIC = _schema.FILE_IDENTIFIER  # b"MLXT": the file identifier, bytes 4..8
+VERSION = 2  # the `TensorFile.version` this build reads and writes
+RAW_LAYOUT_VERSION = 1  # the layout before FlatBuffers: b"MLXT" at 0, then uint32 1
+KIND_TENSOR = int(_schema.EntryKind.Tensor)
+KIND_SCALAR = int(_schema.EntryKind.Scalar)
+MAX_FILE_BYTES = 2**31 - 1  # what one FlatBuffer can hold
 
 # IR DType code -> the dtype table's entry (size and torch / numpy names).
 DTYPE_INFO = {d.code: d for d in _dtypes().DTYPES}
 CODE_BY_NAME = {d.torch: d.code for d in DTYPE_INFO.values()}  # "bfloat16" -> 2
 BOOL, INT32, INT64, FLOAT64 = (CODE_BY_NAME[n] for n in ("bool", "int32", "int64", "float64"))
 
-_FILE_HEADER = struct.Struct("<4sIII")
-_ENTRY_HEADER = struct.Struct("<BBHI")
+REWRITE = "write it again with mlx_delegate.tensor_bin (write_tensors)"
 
 
 class TensorFileError(ValueError):
@@ -73,16 +70,14 @@ class Entry:
         raise TensorFileError(f"a scalar of dtype {self.dtype_name}")
 
 
-def encode_entry(kind: int, code: int, dims, data: bytes) -> bytes:
-    return (
-        _ENTRY_HEADER.pack(kind, code, 0, len(dims))
-        + struct.pack(f"<{len(dims)}q", *dims)
-        + struct.pack("<Q", len(data))
-        + data
+def encode_entry(kind: int, code: int, dims, data: bytes):
+    """One entry, as the generated `Entry` the file holds."""
+    return _schema.Entry(
+        kind=_schema.EntryKind(kind), dtype=code, dims=[int(d) for d in dims], data=bytes(data)
     )
 
 
-def encode_scalar(value) -> bytes:
+def encode_scalar(value):
     """The entry of a Python bool / int / float."""
     if isinstance(value, bool):
         return encode_entry(KIND_SCALAR, BOOL, [], bytes([1 if value else 0]))
@@ -93,56 +88,61 @@ def encode_scalar(value) -> bytes:
     raise TensorFileError(f"cannot write a {type(value).__name__} (tensor, int, float, bool)")
 
 
-def write_entries(path: str | Path, entries: list[bytes]) -> None:
-    """Writes encoded entries (encode_entry / encode_scalar) as one file."""
+def write_entries(path: str | Path, entries: list) -> None:
+    """Writes entries (encode_entry / encode_scalar) as one file."""
     if sys.byteorder != "little":
         raise TensorFileError("the .bin format is little-endian; this host is not")
-    header = _FILE_HEADER.pack(MAGIC, VERSION, len(entries), 0)
-    Path(path).write_bytes(header + b"".join(entries))
+    size = sum(len(e.data) + 8 * len(e.dims) + 64 for e in entries) + 64
+    if size > MAX_FILE_BYTES:
+        raise TensorFileError(
+            f"{path}: {size} bytes of tensors; a tensor file holds at most 2 GiB (one FlatBuffer)"
+        )
+    root = _schema.TensorFile(version=VERSION, entries=list(entries))
+    Path(path).write_bytes(_schema.encode(root, initial_size=size))
 
 
 def read_entries(path: str | Path) -> list[Entry]:
-    """The entries of a file; rejects a bad magic, version, dtype code or kind,
-    a size that does not match the dims, truncation and trailing bytes."""
+    """The entries of a file; rejects another format or version, a corrupt or
+    truncated buffer, an unknown dtype code, a size that does not match the dims."""
     return parse(Path(path).read_bytes(), str(path))
 
 
 def parse(buf: bytes, where: str) -> list[Entry]:
-    def take(offset: int, n: int, what: str) -> bytes:
-        if offset + n > len(buf):
-            raise TensorFileError(f"{where}: truncated (while reading {what})")
-        return buf[offset : offset + n]
+    if buf[:4] == MAGIC and len(buf) >= 8:
+        (version,) = struct.unpack_from("<I", buf, 4)
+        raise TensorFileError(
+            f"{where} was written in the version-{version} raw layout; this build reads "
+            f"version {VERSION} (a FlatBuffer of schema/tensor_file.fbs): {REWRITE}"
+        )
+    try:
+        root = _reader.decode(buf)
+    except _reader.DecodeError as error:
+        raise TensorFileError(f"{where}: not a readable tensor file: {error}") from None
+    if root.version != VERSION:
+        written = f"format version {root.version}" if root.version else "no format version"
+        raise TensorFileError(
+            f"{where} has {written}; this build reads version {VERSION}: read it with the "
+            f"mlx_delegate that wrote it, or {REWRITE}"
+        )
+    return [_checked(e, f"{where}: entry {i}") for i, e in enumerate(root.entries)]
 
-    magic, version, count, _ = _FILE_HEADER.unpack(take(0, _FILE_HEADER.size, "the header"))
-    if magic != MAGIC:
-        raise TensorFileError(f"{where}: not a tensor file (magic {magic!r})")
-    if version != VERSION:
-        raise TensorFileError(f"{where}: unsupported version {version}")
-    pos = _FILE_HEADER.size
-    entries = []
-    for i in range(count):
-        kind, code, _, rank = _ENTRY_HEADER.unpack(take(pos, _ENTRY_HEADER.size, f"entry {i}"))
-        pos += _ENTRY_HEADER.size
-        dims = struct.unpack(f"<{rank}q", take(pos, 8 * rank, f"entry {i}"))
-        pos += 8 * rank
-        (nbytes,) = struct.unpack("<Q", take(pos, 8, f"entry {i}"))
-        pos += 8
-        data = take(pos, nbytes, f"entry {i}")
-        pos += nbytes
-        if code not in DTYPE_INFO:
-            raise TensorFileError(f"{where}: entry {i}: unknown dtype code {code}")
-        if kind not in (KIND_TENSOR, KIND_SCALAR):
-            raise TensorFileError(f"{where}: entry {i}: bad kind {kind}")
-        numel = 1
-        for d in dims:
-            numel *= d
-        if nbytes != numel * DTYPE_INFO[code].bytes:
-            name = DTYPE_INFO[code].torch
-            raise TensorFileError(f"{where}: entry {i}: {nbytes} bytes for {name} {list(dims)}")
-        entries.append(Entry(kind, code, dims, data))
-    if pos != len(buf):
-        raise TensorFileError(f"{where}: {len(buf) - pos} trailing bytes")
-    return entries
+
+def _checked(entry, where: str) -> Entry:
+    dims = tuple(entry.dims or ())
+    data = entry.data or b""
+    info = DTYPE_INFO.get(entry.dtype)
+    if info is None:
+        raise TensorFileError(f"{where}: unknown dtype code {entry.dtype}")
+    if any(d < 0 for d in dims):
+        raise TensorFileError(f"{where}: negative dimension in {list(dims)}")
+    if entry.kind == KIND_SCALAR and dims:
+        raise TensorFileError(f"{where}: a scalar entry must have rank 0, not {len(dims)}")
+    numel = 1
+    for d in dims:
+        numel *= d
+    if len(data) != numel * info.bytes:
+        raise TensorFileError(f"{where}: {len(data)} bytes for {info.torch} {list(dims)}")
+    return Entry(int(entry.kind), entry.dtype, dims, data)
 
 
 def to_numpy(entry: Entry):

@@ -64,15 +64,31 @@ target_compile_options(mlxd_runner_common PRIVATE ${MLXD_WARNINGS})
 target_link_libraries(mlxd_runner_common PUBLIC mlx_delegate executorch::runtime)
 set_target_properties(mlxd_runner_common PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
-add_executable(mlxd-run
-  src/runner/mlxd_run.cpp
-  src/runner/tensor_bin.cpp)
+# The .bin tensor file of mlxd-run and mlxd-transcribe: read and written through
+# flatc's header for schema/tensor_file.fbs (header-only flatbuffers).
+if(NOT EXISTS "${MLXD_GENERATED_DIR}/tensor_file_generated.h" OR NOT MLXD_FLATBUFFERS_INCLUDE_DIR
+   OR NOT EXISTS "${MLXD_FLATBUFFERS_INCLUDE_DIR}/flatbuffers/flatbuffers.h")
+  message(FATAL_ERROR "mlx-delegate: the runners read tensor files through "
+    "${MLXD_GENERATED_DIR}/tensor_file_generated.h and the flatbuffers headers "
+    "(MLXD_FLATBUFFERS_INCLUDE_DIR='${MLXD_FLATBUFFERS_INCLUDE_DIR}'): run "
+    "`python -m codegen generate` and point MLXD_FLATBUFFERS_INCLUDE_DIR at the flatc "
+    "package's include/")
+endif()
+add_library(mlxd_tensor_bin STATIC src/runner/tensor_bin.cpp)
+target_include_directories(mlxd_tensor_bin PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src/runner)
+target_include_directories(mlxd_tensor_bin SYSTEM PRIVATE
+  "${MLXD_GENERATED_DIR}" "${MLXD_FLATBUFFERS_INCLUDE_DIR}")
+target_compile_options(mlxd_tensor_bin PRIVATE ${MLXD_WARNINGS})
+target_link_libraries(mlxd_tensor_bin PUBLIC mlxd_interface)
+set_target_properties(mlxd_tensor_bin PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+add_executable(mlxd-run src/runner/mlxd_run.cpp)
 target_include_directories(mlxd-run PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate ${CMAKE_CURRENT_SOURCE_DIR}/src/runner)
 target_compile_options(mlxd-run PRIVATE ${MLXD_WARNINGS})
 # The runner calls into libmlx_delegate.so (mlxd_delegate_registered), so the
 # library and its static registration are always linked in.
-target_link_libraries(mlxd-run PRIVATE mlxd_runner_common)
+target_link_libraries(mlxd-run PRIVATE mlxd_runner_common mlxd_tensor_bin)
 if(MLXD_RUNNER_KERNELS AND TARGET executorch::kernels_optimized)
   target_link_libraries(mlxd-run PRIVATE executorch::kernels_optimized)
   message(STATUS "mlx-delegate: mlxd-run links executorch::kernels_optimized")
@@ -96,11 +112,11 @@ set_target_properties(mlxd-generate PROPERTIES
 # --- mlxd-transcribe --------------------------------------------------------
 # Whisper token ids from a .pte of `python -m mlx_delegate.asr export` and
 # log-mel features in a tensor file; the whole program runs in the delegate.
-add_executable(mlxd-transcribe src/runner/mlxd_transcribe.cpp src/runner/tensor_bin.cpp)
+add_executable(mlxd-transcribe src/runner/mlxd_transcribe.cpp)
 target_include_directories(mlxd-transcribe PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/src/delegate ${CMAKE_CURRENT_SOURCE_DIR}/src/runner)
 target_compile_options(mlxd-transcribe PRIVATE ${MLXD_WARNINGS})
-target_link_libraries(mlxd-transcribe PRIVATE mlxd_runner_common)
+target_link_libraries(mlxd-transcribe PRIVATE mlxd_runner_common mlxd_tensor_bin)
 set_target_properties(mlxd-transcribe PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}"
   BUILD_RPATH "\$ORIGIN" INSTALL_RPATH "${_mlxd_run_rpath}")

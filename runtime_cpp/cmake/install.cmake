@@ -70,6 +70,6 @@ if(MLXD_WHEEL_LAYOUT)
   install(FILES "${MLXD_REPO_ROOT}/.clang-format" DESTINATION codegen COMPONENT python)
   install(DIRECTORY "${MLXD_REPO_ROOT}/generated/" DESTINATION mlx_delegate/generated
     COMPONENT python PATTERN "__pycache__" EXCLUDE)
-  install(FILES "${MLXD_REPO_ROOT}/schema/schema.fbs" DESTINATION mlx_delegate/schema
-    COMPONENT python)
+  install(DIRECTORY "${MLXD_REPO_ROOT}/schema/" DESTINATION mlx_delegate/schema
+    COMPONENT python FILES_MATCHING PATTERN "*.fbs")
 endif()

@@ -427,7 +427,7 @@ LOWER = """
 import sys
 from pathlib import Path
 
-from mlx_delegate.inspect import delegates, main_instructions
+from mlx_delegate.inspector import delegates, main_instructions
 from mlx_delegate.test.framework import all_cases, lower, prepare
 
 case = all_cases()["scaled_square"]

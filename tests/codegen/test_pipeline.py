@@ -210,3 +210,72 @@ def test_schema_text_generates_what_that_file_would_and_writes_nothing(tmp_path:
     assert from_text.files == from_file.files
     assert b"Pair" in from_text.files["cpp/small_generated.h"]
     assert snapshot(tmp_path) == before
+
+
+OTHER_SCHEMA = """
+namespace other;
+table Pair { a: int; b: int; }
+root_type Pair;
+"""
+
+
+def test_the_schema_folder_is_the_default_and_each_schema_keeps_its_files(tmp_path: Path):
+    """`generate` without --schema covers every schema of schema/; the manifest
+    has a section per schema, so generating one leaves the other's files alone."""
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "a.fbs").write_text(SMALL_SCHEMA)
+    (tmp_path / "schema" / "b.fbs").write_text(OTHER_SCHEMA)
+    result = codegen(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "generated"
+    for path in ("python/a.py", "python/a_reader.py", "python/b.py", "cpp/b_generated.h"):
+        assert (out / path).is_file(), path
+    manifest = (out / MANIFEST).read_text()
+    assert "schema a.fbs\n" in manifest and "schema b.fbs\n" in manifest
+    assert codegen("--check", cwd=tmp_path).returncode == 0
+    # One schema alone: checks and regenerates its own files, keeps the other's.
+    assert codegen("--check", "--schema", "schema/a.fbs", cwd=tmp_path).returncode == 0
+    (tmp_path / "schema" / "a.fbs").write_text(SMALL_SCHEMA.replace("Point", "Spot"))
+    result = codegen("--schema", "schema/a.fbs", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "removed generated/flatc_py/demo/Point.py" in result.stdout
+    assert (out / "flatc_py" / "demo" / "Spot.py").is_file()
+    assert (out / "python" / "b.py").is_file() and (out / "cpp" / "b_generated.h").is_file()
+    assert codegen("--check", cwd=tmp_path).returncode == 0
+    # A drifted file of either schema fails the one command.
+    (out / "python" / "b.py").write_text("# edited\n")
+    result = codegen("--check", cwd=tmp_path)
+    assert result.returncode == 1 and "python/b.py: changed" in result.stderr
+
+
+def test_two_schemas_never_write_one_file_two_ways(tmp_path: Path):
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "a.fbs").write_text(SMALL_SCHEMA)
+    (tmp_path / "schema" / "b.fbs").write_text("namespace demo;\ntable Point { z: int; }\n")
+    result = codegen(cwd=tmp_path)
+    assert result.returncode == 2
+    assert "flatc_py/demo/Point.py is generated from a.fbs already" in result.stderr
+
+
+def test_a_manifest_without_sections_is_claimed_by_the_first_schema(ir_project: Path):
+    """generated/.manifest as written before schemas had sections."""
+    manifest = ir_project / "generated" / MANIFEST
+    lines = manifest.read_text().splitlines()
+    start, end = lines.index("schema schema.fbs"), lines.index("schema tensor_file.fbs")
+    manifest.write_text("\n".join(lines[:start] + lines[start + 1 : end]) + "\n")
+    for stem in ("tensor_file", "tensor_file_reader"):
+        (ir_project / "generated" / "python" / f"{stem}.py").unlink()
+    (ir_project / "generated" / "cpp" / "tensor_file_generated.h").unlink()
+    shutil.rmtree(ir_project / "generated" / "flatc_py" / "mlxd" / "tensor_file")
+    result = codegen("--skip-flatc", cwd=ir_project)
+    assert result.returncode == 0, result.stderr
+    assert "schema schema.fbs\n" in manifest.read_text()
+    assert codegen("--check", cwd=ir_project).returncode == 0
+
+
+def test_a_schema_folder_without_schemas_is_an_error(tmp_path: Path):
+    (tmp_path / "schema").mkdir()
+    result = codegen(cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "error: no schema (*.fbs) in the folder schema\n"
+    assert not (tmp_path / "generated").exists()

@@ -12,7 +12,7 @@ from executorch.runtime import Runtime
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate import backends
-from mlx_delegate.inspect import main_instructions
+from mlx_delegate.inspector import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.test.models import all_models
 

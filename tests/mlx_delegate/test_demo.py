@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from mlx_delegate import demo
-from mlx_delegate.inspect import delegates
+from mlx_delegate.inspector import delegates
 
 
 def test_what_next_shows_the_lines_that_export_a_model(tmp_path, monkeypatch):

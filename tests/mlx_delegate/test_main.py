@@ -66,11 +66,11 @@ def pte(tmp_path_factory) -> Path:
 
 def test_inspect_is_python_m_mlx_delegate_inspect_and_prints_only_our_lines(pte, capsys):
     """One process that imports executorch: the torchao and pytree lines it would print
-    are dropped (mlx_delegate/_quiet.py), and stdout is the inspect module's."""
-    from mlx_delegate import inspect
+    are dropped (mlx_delegate/_quiet.py), and stdout is the inspector module's."""
+    from mlx_delegate import inspector
 
     done = _python_m("mlx_delegate", "inspect", str(pte))
-    assert inspect.main([str(pte)]) == done.returncode == 0
+    assert inspector.main([str(pte)]) == done.returncode == 0
     assert done.stdout == capsys.readouterr().out
     assert "1 MLX delegate(s)" in done.stdout
     assert done.stderr == ""

@@ -17,7 +17,7 @@ from executorch.runtime import Runtime
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.ops import default_registry
 from mlx_delegate.builder.registry import target_key
-from mlx_delegate.inspect import delegates, describe
+from mlx_delegate.inspector import delegates, describe
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.test.framework import Lambda, check_delegation, Config
 

@@ -5,7 +5,7 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate.inspect import delegates, describe
+from mlx_delegate.inspector import delegates, describe
 from mlx_delegate.partitioner import MLXPartitioner
 
 

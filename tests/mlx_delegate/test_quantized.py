@@ -16,7 +16,7 @@ from torch import nn
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.builder import ProgramBuilder
-from mlx_delegate.inspect import delegates, describe
+from mlx_delegate.inspector import delegates, describe
 from mlx_delegate.llm.quantize import quantize_weights
 from mlx_delegate.ops import default_registry
 from mlx_delegate.ops.quantized import pack

@@ -13,6 +13,7 @@ import torch
 
 import delegate_pte as d
 from mlx_delegate.tensor_bin import DTYPES, TensorFileError, read_tensors, write_tensors
+from mlx_delegate._generated import tensor_file_format
 from mlx_delegate.tensor_bin_format import read_arrays
 
 
@@ -102,25 +103,58 @@ def test_tensor_bin_numpy_reader(tmp_path):
 
 
 def test_tensor_bin_layout(tmp_path):
+    """A file is one TensorFile FlatBuffer of schema/tensor_file.fbs, as its
+    generated reader reads it: identifier "MLXT", version 2, the entries."""
     path = tmp_path / "t.bin"
     write_tensors(path, [torch.tensor([[1.0, 2.0]]), 5])
     raw = path.read_bytes()
-    assert raw[:16] == b"MLXT" + struct.pack("<III", 1, 2, 0)
-    assert raw[16:24] == struct.pack("<BBHI", 0, 0, 0, 2)  # tensor, float32, rank 2
-    assert raw[24:48] == struct.pack("<qqQ", 1, 2, 8)
-    assert raw[48:56] == struct.pack("<ff", 1.0, 2.0)
-    assert raw[56:] == struct.pack("<BBHIQq", 1, 4, 0, 0, 8, 5)  # int64 scalar
+    assert raw[4:8] == b"MLXT"
+    types, reader = tensor_file_format()
+    root = reader.decode(raw)
+    assert root.version == 2
+    tensor, scalar = root.entries
+    assert (tensor.kind, tensor.dtype, tensor.dims) == (types.EntryKind.Tensor, 0, [1, 2])
+    assert tensor.data == struct.pack("<ff", 1.0, 2.0)
+    assert (scalar.kind, scalar.dtype, scalar.dims) == (types.EntryKind.Scalar, 4, [])
+    assert scalar.data == struct.pack("<q", 5)
     assert DTYPES[2] is torch.bfloat16 and DTYPES[12] is torch.float64
+
+
+def raw_layout_file() -> bytes:
+    """A float32 [2] tensor in the version-1 raw layout (before FlatBuffers)."""
+    header = b"MLXT" + struct.pack("<III", 1, 1, 0)
+    return header + struct.pack("<BBHIqQ", 0, 0, 0, 1, 2, 8) + struct.pack("<ff", 1.0, 2.0)
+
+
+def newer_version_file() -> bytes:
+    types, _ = tensor_file_format()
+    return types.encode(types.TensorFile(version=3, entries=[]))
+
+
+def test_tensor_bin_names_the_version_it_cannot_read(tmp_path):
+    (tmp_path / "old.bin").write_bytes(raw_layout_file())
+    with pytest.raises(TensorFileError, match="version-1 raw layout; this build reads version 2"):
+        read_tensors(tmp_path / "old.bin")
+    (tmp_path / "new.bin").write_bytes(newer_version_file())
+    with pytest.raises(TensorFileError, match="has format version 3; this build reads version 2"):
+        read_tensors(tmp_path / "new.bin")
+    with pytest.raises(TensorFileError, match="write it again with mlx_delegate.tensor_bin"):
+        read_arrays(tmp_path / "new.bin")
 
 
 def test_tensor_bin_rejects_garbage(tmp_path):
     path = tmp_path / "t.bin"
     path.write_bytes(b"NOPE" + bytes(12))
-    with pytest.raises(TensorFileError, match="magic"):
+    with pytest.raises(TensorFileError, match="file identifier"):
         read_tensors(path)
     write_tensors(path, [torch.randn(4)])
     path.write_bytes(path.read_bytes()[:-3])
     with pytest.raises(TensorFileError, match="truncated"):
+        read_tensors(path)
+    types, _ = tensor_file_format()
+    entry = types.Entry(kind=types.EntryKind.Tensor, dtype=0, dims=[3], data=bytes(8))
+    path.write_bytes(types.encode(types.TensorFile(version=2, entries=[entry])))
+    with pytest.raises(TensorFileError, match="entry 0: 8 bytes for float32"):
         read_tensors(path)
 
 
@@ -299,9 +333,27 @@ def test_bad_inputs_are_errors(runner, add_model, tmp_path):
     proc = run(runner, add_model, "--inputs", tmp_path / "ints.bin", "--outputs", tmp_path / "o")
     assert proc.returncode == 1 and "expects float32" in proc.stderr
 
-    (tmp_path / "junk.bin").write_bytes(b"MLXT" + struct.pack("<III", 1, 2, 0) + b"\x00" * 5)
+    write_tensors(tmp_path / "cut.bin", [torch.randn(2, 3)] * 2)
+    (tmp_path / "cut.bin").write_bytes((tmp_path / "cut.bin").read_bytes()[:-5])
+    proc = run(runner, add_model, "--inputs", tmp_path / "cut.bin", "--outputs", tmp_path / "o")
+    assert proc.returncode == 1 and "truncated or corrupt" in proc.stderr
+
+    (tmp_path / "junk.bin").write_bytes(b"NOPE" + bytes(12))
     proc = run(runner, add_model, "--inputs", tmp_path / "junk.bin", "--outputs", tmp_path / "o")
-    assert proc.returncode == 1 and "truncated" in proc.stderr
+    assert proc.returncode == 1 and 'no "MLXT" file identifier' in proc.stderr
+
+    (tmp_path / "old.bin").write_bytes(raw_layout_file())
+    proc = run(runner, add_model, "--inputs", tmp_path / "old.bin", "--outputs", tmp_path / "o")
+    assert_no_crash(proc)
+    assert proc.returncode == 1, proc.stderr
+    assert "version-1 raw layout; this build reads version 2" in proc.stderr
+    assert "write it again with mlx_delegate.tensor_bin" in proc.stderr
+
+    (tmp_path / "new.bin").write_bytes(newer_version_file())
+    proc = run(runner, add_model, "--inputs", tmp_path / "new.bin", "--outputs", tmp_path / "o")
+    assert (
+        proc.returncode == 1 and "has format version 3; this build reads version 2" in proc.stderr
+    )
 
     proc = run(
         runner,

@@ -2,54 +2,107 @@
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
+#include "tensor_file_generated.h"
+
 namespace mlxd::runner {
+
+namespace tf = mlxd::tensor_file;
 
 namespace {
 
-constexpr char kMagic[4] = {'M', 'L', 'X', 'T'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // the TensorFile.version this build reads and writes
 constexpr uint32_t kMaxRank = 64;
+constexpr const char* kRewrite = "write it again with mlx_delegate.tensor_bin (write_tensors)";
 
-class Reader {
- public:
-  explicit Reader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
-    if (!in_) throw std::runtime_error(path + ": cannot open for reading");
+static_assert(static_cast<uint8_t>(EntryKind::tensor) ==
+                      static_cast<uint8_t>(tf::EntryKind_Tensor) &&
+                  static_cast<uint8_t>(EntryKind::scalar) ==
+                      static_cast<uint8_t>(tf::EntryKind_Scalar),
+              "EntryKind must match schema/tensor_file.fbs");
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open for reading");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad()) throw std::runtime_error(path + ": read failed");
+  return bytes;
+}
+
+uint32_t le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+// The root of a verified buffer of this build's version, or a message that
+// says what the file is instead.
+const tf::TensorFile* verified_root(const std::string& path, const std::vector<uint8_t>& bytes) {
+  const uint8_t* data = bytes.data();
+  // The raw layout before FlatBuffers began with "MLXT" and its version.
+  if (bytes.size() >= 8 && std::memcmp(data, tf::TensorFileIdentifier(), 4) == 0) {
+    throw std::runtime_error(path + " was written in the version-" +
+                             std::to_string(le32(data + 4)) +
+                             " raw layout; this build reads version " + std::to_string(kVersion) +
+                             " (a FlatBuffer of schema/tensor_file.fbs): " + kRewrite);
   }
-  void bytes(void* out, size_t n, const char* what) {
-    in_.read(static_cast<char*>(out), static_cast<std::streamsize>(n));
-    if (static_cast<size_t>(in_.gcount()) != n) {
-      throw std::runtime_error(path_ + ": truncated (while reading " + what + ")");
+  if (bytes.size() < 8 || !tf::TensorFileBufferHasIdentifier(data)) {
+    throw std::runtime_error(path + ": not a tensor file (no \"" +
+                             std::string(tf::TensorFileIdentifier()) + "\" file identifier)");
+  }
+  flatbuffers::Verifier verifier(data, bytes.size());
+  if (!tf::VerifyTensorFileBuffer(verifier)) {
+    throw std::runtime_error(path + ": a truncated or corrupt tensor file (" +
+                             std::to_string(bytes.size()) +
+                             " bytes the FlatBuffers verifier rejects)");
+  }
+  const tf::TensorFile* root = tf::GetTensorFile(data);
+  if (root->version() != kVersion) {
+    std::string written = root->version() ? "format version " + std::to_string(root->version())
+                                          : std::string("no format version");
+    throw std::runtime_error(
+        path + " has " + written + "; this build reads version " + std::to_string(kVersion) +
+        ": read it with the mlxd-run of the mlx_delegate that wrote it, or " + kRewrite);
+  }
+  return root;
+}
+
+BinTensor checked_entry(const tf::Entry& entry, const std::string& where) {
+  BinTensor t;
+  if (entry.kind() != tf::EntryKind_Tensor && entry.kind() != tf::EntryKind_Scalar) {
+    throw std::runtime_error(where + ": bad kind " +
+                             std::to_string(static_cast<int>(entry.kind())));
+  }
+  t.kind = static_cast<EntryKind>(entry.kind());
+  t.dtype = static_cast<DType>(entry.dtype());
+  if (dtype_size(t.dtype) == 0) {
+    throw std::runtime_error(where + ": unknown dtype code " + std::to_string(entry.dtype()));
+  }
+  uint32_t rank = entry.dims() ? entry.dims()->size() : 0;
+  if (rank > kMaxRank) {
+    throw std::runtime_error(where + ": rank " + std::to_string(rank) + " too large");
+  }
+  if (t.kind == EntryKind::scalar && rank != 0) {
+    throw std::runtime_error(where + ": a scalar entry must have rank 0");
+  }
+  size_t numel = 1;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t dim = entry.dims()->Get(d);
+    if (dim < 0) throw std::runtime_error(where + ": negative dimension");
+    if (dim > 0 && numel > std::numeric_limits<size_t>::max() / static_cast<size_t>(dim)) {
+      throw std::runtime_error(where + ": too many elements");
     }
+    numel *= static_cast<size_t>(dim);
+    t.shape.push_back(dim);
   }
-  template <typename T>
-  T le(const char* what) {
-    uint8_t b[sizeof(T)];
-    bytes(b, sizeof(T), what);
-    uint64_t v = 0;
-    for (size_t i = sizeof(T); i-- > 0;) v = (v << 8) | b[i];
-    if constexpr (sizeof(T) == 8) {
-      T out;
-      std::memcpy(&out, &v, sizeof(T));
-      return out;
-    } else {
-      return static_cast<T>(v);
-    }
+  size_t nbytes = entry.data() ? entry.data()->size() : 0;
+  if (nbytes / dtype_size(t.dtype) != numel || nbytes % dtype_size(t.dtype) != 0) {
+    throw std::runtime_error(where + ": " + std::to_string(nbytes) + " bytes for " + describe(t));
   }
-  bool at_end() { return in_.peek() == std::char_traits<char>::eof(); }
-
- private:
-  std::string path_;
-  std::ifstream in_;
-};
-
-template <typename T>
-void put_le(std::string& out, T value) {
-  uint64_t v = 0;
-  std::memcpy(&v, &value, sizeof(T));
-  for (size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  if (nbytes > 0) t.data.assign(entry.data()->begin(), entry.data()->end());
+  return t;
 }
 
 }  // namespace
@@ -69,84 +122,39 @@ std::string describe(const BinTensor& t) {
 }
 
 std::vector<BinTensor> read_tensor_file(const std::string& path) {
-  Reader r(path);
-  char magic[4];
-  r.bytes(magic, 4, "the magic");
-  if (std::memcmp(magic, kMagic, 4) != 0) {
-    throw std::runtime_error(path + ": not a tensor file (magic is not 'MLXT')");
-  }
-  uint32_t version = r.le<uint32_t>("the version");
-  if (version != kVersion) {
-    throw std::runtime_error(path + ": unsupported tensor file version " + std::to_string(version));
-  }
-  uint32_t count = r.le<uint32_t>("the entry count");
-  (void)r.le<uint32_t>("the header");
+  std::vector<uint8_t> bytes = read_file(path);
+  const tf::TensorFile* root = verified_root(path, bytes);
   std::vector<BinTensor> out;
-  for (uint32_t i = 0; i < count; ++i) {
-    std::string where = "entry " + std::to_string(i);
-    BinTensor t;
-    uint8_t kind = r.le<uint8_t>(where.c_str());
-    uint8_t dtype = r.le<uint8_t>(where.c_str());
-    (void)r.le<uint16_t>(where.c_str());
-    uint32_t rank = r.le<uint32_t>(where.c_str());
-    if (kind > 1)
-      throw std::runtime_error(path + ": " + where + ": bad kind " + std::to_string(kind));
-    t.kind = static_cast<EntryKind>(kind);
-    t.dtype = static_cast<DType>(dtype);
-    if (dtype_size(t.dtype) == 0) {
-      throw std::runtime_error(path + ": " + where + ": unknown dtype code " +
-                               std::to_string(dtype));
-    }
-    if (rank > kMaxRank) {
-      throw std::runtime_error(path + ": " + where + ": rank " + std::to_string(rank) +
-                               " too large");
-    }
-    if (t.kind == EntryKind::scalar && rank != 0) {
-      throw std::runtime_error(path + ": " + where + ": a scalar entry must have rank 0");
-    }
-    size_t numel = 1;
-    for (uint32_t d = 0; d < rank; ++d) {
-      int64_t dim = r.le<int64_t>(where.c_str());
-      if (dim < 0) throw std::runtime_error(path + ": " + where + ": negative dimension");
-      if (dim > 0 && numel > std::numeric_limits<size_t>::max() / static_cast<size_t>(dim)) {
-        throw std::runtime_error(path + ": " + where + ": too many elements");
-      }
-      numel *= static_cast<size_t>(dim);
-      t.shape.push_back(dim);
-    }
-    uint64_t nbytes = r.le<uint64_t>(where.c_str());
-    if (nbytes / dtype_size(t.dtype) != numel || nbytes % dtype_size(t.dtype) != 0) {
-      throw std::runtime_error(path + ": " + where + ": " + std::to_string(nbytes) + " bytes for " +
-                               describe(t));
-    }
-    t.data.resize(nbytes);
-    if (nbytes > 0) r.bytes(t.data.data(), nbytes, where.c_str());
-    out.push_back(std::move(t));
+  out.reserve(root->entries()->size());
+  for (uint32_t i = 0; i < root->entries()->size(); ++i) {
+    out.push_back(checked_entry(*root->entries()->Get(i), path + ": entry " + std::to_string(i)));
   }
-  if (!r.at_end()) throw std::runtime_error(path + ": trailing bytes after the last entry");
   return out;
 }
 
 void write_tensor_file(const std::string& path, const std::vector<BinTensor>& tensors) {
-  std::string buf(kMagic, 4);
-  put_le<uint32_t>(buf, kVersion);
-  put_le<uint32_t>(buf, static_cast<uint32_t>(tensors.size()));
-  put_le<uint32_t>(buf, 0);
+  // One FlatBuffer holds less than 2 GiB; the builder aborts past that, so ask first.
+  size_t size = 64;
+  for (const auto& t : tensors) size += t.data.size() + 8 * t.shape.size() + 64;
+  if (size > FLATBUFFERS_MAX_BUFFER_SIZE) {
+    throw std::runtime_error(path + ": " + std::to_string(size) +
+                             " bytes of tensors; a tensor file holds at most 2 GiB");
+  }
+  flatbuffers::FlatBufferBuilder builder(size);
+  std::vector<flatbuffers::Offset<tf::Entry>> entries;
+  entries.reserve(tensors.size());
+  for (const auto& t : tensors) {
+    auto dims = builder.CreateVector(t.shape);
+    auto data = builder.CreateVector(t.data);
+    entries.push_back(tf::CreateEntry(builder, static_cast<tf::EntryKind>(t.kind),
+                                      static_cast<int8_t>(t.dtype), dims, data));
+  }
+  tf::FinishTensorFileBuffer(
+      builder, tf::CreateTensorFile(builder, kVersion, builder.CreateVector(entries)));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error(path + ": cannot open for writing");
-  for (const auto& t : tensors) {
-    put_le<uint8_t>(buf, static_cast<uint8_t>(t.kind));
-    put_le<uint8_t>(buf, static_cast<uint8_t>(t.dtype));
-    put_le<uint16_t>(buf, 0);
-    put_le<uint32_t>(buf, static_cast<uint32_t>(t.shape.size()));
-    for (int64_t d : t.shape) put_le<int64_t>(buf, d);
-    put_le<uint64_t>(buf, static_cast<uint64_t>(t.data.size()));
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-    buf.clear();
-    out.write(reinterpret_cast<const char*>(t.data.data()),
-              static_cast<std::streamsize>(t.data.size()));
-  }
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  out.write(reinterpret_cast<const char*>(builder.GetBufferPointer()),
+            static_cast<std::streamsize>(builder.GetSize()));
   if (!out) throw std::runtime_error(path + ": write failed");
 }
 

@@ -1,22 +1,10 @@
-// The .bin tensor file of mlxd-run (inputs and outputs); the Python side is
-// mlx_delegate/tensor_bin.py. All integers little-endian.
-//
-//   file header, 16 bytes:
-//     0   4  magic "MLXT"
-//     4   4  uint32 version (1)
-//     8   4  uint32 entry count
-//    12   4  uint32 reserved (0)
-//   then per entry:
-//     0   1  uint8 kind: 0 = tensor, 1 = scalar (an Int / Double / Bool
-//            program input or output; rank 0, dtype Int64 / Float64 / Bool)
-//     1   1  uint8 dtype: the IR DType code (schema.fbs: Float32 = 0, Float16,
-//            BFloat16, Int32, Int64, Int8, UInt8, Bool, Int16, UInt16,
-//            UInt32, UInt64, Float64)
-//     2   2  uint16 reserved (0)
-//     4   4  uint32 rank
-//     8  8r  int64 dims[rank]
-//     .   8  uint64 nbytes (= product of dims * element size)
-//     .   n  the elements, row-major (C-contiguous), little-endian
+// The .bin tensor file of mlxd-run (inputs and outputs) and mlxd-transcribe
+// (features): a FlatBuffer of schema/tensor_file.fbs (file identifier "MLXT",
+// format version 2), read and written through flatc's header for it
+// (generated/cpp/tensor_file_generated.h); the Python side is
+// mlx_delegate/tensor_bin.py. Each entry is a tensor or a scalar (an Int /
+// Double / Bool program input or output: rank 0, dtype Int64 / Float64 /
+// Bool) with its IR DType code, dims and row-major little-endian bytes.
 #pragma once
 
 #include <cstddef>
@@ -39,7 +27,10 @@ struct BinTensor {
   size_t numel() const;
 };
 
-// Throw std::runtime_error naming the file and the problem.
+// Throw std::runtime_error naming the file and the problem: another format, a
+// file of the raw version-1 layout or of another format version, a corrupt or
+// truncated buffer (the FlatBuffers verifier), an entry whose bytes do not
+// match its dtype and dims.
 std::vector<BinTensor> read_tensor_file(const std::string& path);
 void write_tensor_file(const std::string& path, const std::vector<BinTensor>& tensors);
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from mlx_delegate.inspect import main_instructions
+from mlx_delegate.inspector import main_instructions
 from mlx_delegate.llm import checkpoint, tiny
 from mlx_delegate.llm.config import MOE_FAMILIES, UnsupportedCheckpoint, from_hf
 

@@ -9,7 +9,7 @@ from executorch.runtime import Runtime
 from torch import nn
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate.inspect import main_instructions
+from mlx_delegate.inspector import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 
 

@@ -13,7 +13,7 @@ from torch import nn
 from torch.export import Dim
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate.inspect import main_instructions
+from mlx_delegate.inspector import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.quantize_experts import quantize_experts
 

@@ -1,36 +1,34 @@
 """Prints the MLX delegates of a .pte: per delegate the slot counts, the
 instructions (op name, input and output slots, literal arguments) and the
-constants, read through the generated inspector metadata.
+constants. The IR is decoded by the reader generated from the schema
+(generated/python/schema_reader.py) into the generated dataclasses, and each
+op's fields are listed by the generated inspector metadata.
 
-    python -m mlx_delegate.inspect MODEL.pte
+    python -m mlx_delegate inspect MODEL.pte   (python -m mlx_delegate.inspector MODEL.pte)
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import enum
 import sys
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from . import _layout, _quiet
+from . import _generated, _quiet
 from .ir import inspector, schema
 from .serialization import BACKEND_ID, PayloadError, split
 
-FLATC_PYTHON = _layout.GENERATED_DIR / "flatc_py"
+_reader = _generated.generated("schema_reader")
 
 
-def _flatc(name: str):
-    """A class of flatc's Python reader of the IR (generated/flatc_py)."""
-    if str(FLATC_PYTHON) not in sys.path:
-        sys.path.insert(0, str(FLATC_PYTHON))
-    return getattr(importlib.import_module(f"mlxd.ir.{name}"), name)
-
-
-def _accessor(field_name: str) -> str:
-    """flatc's Python accessor name: `num_axes` -> `NumAxes`."""
-    return "".join(part[:1].upper() + part[1:] for part in field_name.split("_"))
+def decode_graph(payload: bytes):
+    """The `MLXGraph` of a delegate payload; PayloadError if it does not decode."""
+    try:
+        return _reader.decode(split(payload).flatbuffer)
+    except _reader.DecodeError as error:
+        raise PayloadError(f"the IR FlatBuffer does not decode: {error}") from None
 
 
 def delegates(pte: bytes) -> Iterator[tuple[int, bytes, dict, list]]:
@@ -52,51 +50,51 @@ def delegates(pte: bytes) -> Iterator[tuple[int, bytes, dict, list]]:
 
 
 def describe(payload: bytes, specs: dict) -> list[str]:
-    flatbuffer = split(payload).flatbuffer
-    graph = _flatc("MLXGraph").GetRootAs(flatbuffer, 0)
+    graph = decode_graph(payload)
     lines = [f"  compile specs: {specs or '{}'}"]
     lines.append(
         "  slots: {} constants, {} inputs, {} outputs, {} mutable buffers, {} temps; {} values".format(
-            graph.NumConstantTensors(),
-            graph.NumInputTensors(),
-            graph.NumOutputTensors(),
-            graph.NumMutableBufferTensors(),
-            graph.NumTempTensors(),
-            graph.NumValues(),
+            graph.num_constant_tensors,
+            graph.num_input_tensors,
+            graph.num_output_tensors,
+            graph.num_mutable_buffer_tensors,
+            graph.num_temp_tensors,
+            graph.num_values,
         )
     )
-    lines.append("  chains run " + ("compiled" if graph.CompileChains() else "interpreted"))
-    lines.append("  inputs: " + _slot_refs(graph, "InputMap"))
-    lines.append("  outputs: " + _slot_refs(graph, "OutputMap"))
-    for c in range(graph.InstructionChainsLength()):
-        chain = graph.InstructionChains(c)
-        role = " (main)" if c == graph.MainChain() else " (init)" if c == graph.InitChain() else ""
-        lines.append(f"  chain {c}{role}: {chain.InstructionsLength()} instructions")
-        for i in range(chain.InstructionsLength()):
-            lines.append(f"    {i:4d}  {_instruction(chain.Instructions(i))}")
-    lines.append(f"  constants: {graph.NamedSlotsLength()}")
-    for n in range(graph.NamedSlotsLength()):
-        named = graph.NamedSlots(n)
-        tid = named.Slot().Idx()
-        lines.append(f"    t{tid} = {named.Name().decode()}  {_meta(graph, tid)}")
+    lines.append("  chains run " + ("compiled" if graph.compile_chains else "interpreted"))
+    lines.append("  inputs: " + _slot_refs(graph.input_map))
+    lines.append("  outputs: " + _slot_refs(graph.output_map))
+    for c, chain in enumerate(graph.instruction_chains or []):
+        role = " (main)" if c == graph.main_chain else " (init)" if c == graph.init_chain else ""
+        instructions = chain.instructions or []
+        lines.append(f"  chain {c}{role}: {len(instructions)} instructions")
+        for i, instruction in enumerate(instructions):
+            lines.append(f"    {i:4d}  {_instruction(instruction)}")
+    named_slots = graph.named_slots or []
+    lines.append(f"  constants: {len(named_slots)}")
+    for named in named_slots:
+        tid = named.slot.idx
+        lines.append(f"    t{tid} = {named.name}  {_meta(graph, tid)}")
     return lines
 
 
-def _slot_refs(graph, name: str) -> str:
-    refs = [getattr(graph, name)(i) for i in range(getattr(graph, name + "Length")())]
+def _slot_refs(refs) -> str:
     return (
-        ", ".join(("t" if r.Kind() == schema.SlotKind.Tensor else "v") + str(r.Idx()) for r in refs)
+        ", ".join(
+            ("t" if r.kind == schema.SlotKind.Tensor else "v") + str(r.idx) for r in refs or []
+        )
         or "-"
     )
 
 
 def _meta(graph, tid: int) -> str:
-    if tid >= graph.TensorMetaLength():
+    metas = graph.tensor_meta or []
+    if tid >= len(metas):
         return ""
-    meta = graph.TensorMeta(tid)
-    dims = [meta.Shape(d) for d in range(meta.ShapeLength())]
-    shape = ", ".join(f"v{d.Vid().Idx()}" if d.Vid() else str(d.Literal()) for d in dims)
-    return f"{schema.DType(meta.Dtype()).name}[{shape}]"
+    meta = metas[tid]
+    shape = ", ".join(f"v{d.vid.idx}" if d.vid else str(d.literal) for d in meta.shape or [])
+    return f"{meta.dtype.name}[{shape}]"
 
 
 @dataclass(frozen=True)
@@ -119,60 +117,49 @@ class Instruction:
 def main_instructions(pte: bytes) -> list[Instruction]:
     """The main chain of the one MLX delegate of `pte` (tests read the IR this way)."""
     ((_, payload, _, _),) = list(delegates(pte))
-    graph = _flatc("MLXGraph").GetRootAs(split(payload).flatbuffer, 0)
-    chain = graph.InstructionChains(graph.MainChain())
-    return [_decode(chain.Instructions(i)) for i in range(chain.InstructionsLength())]
+    graph = decode_graph(payload)
+    chain = graph.instruction_chains[graph.main_chain]
+    return [_decode(instruction) for instruction in chain.instructions or []]
 
 
 def _instruction(instruction) -> str:
     decoded = _decode(instruction)
-    return str(decoded) if decoded else f"<unknown op code {instruction.OpType()}>"
+    return str(decoded) if decoded else f"<unknown op code {int(instruction.op_type)}>"
 
 
 def _decode(instruction) -> Optional[Instruction]:
-    info = inspector.OPS.get(instruction.OpType())
-    if info is None:
+    """None for an op this build's schema does not know (the reader leaves it None)."""
+    info = inspector.OPS.get(instruction.op_type)
+    if info is None or instruction.op is None:
         return None
-    node = _flatc(info.table)()
-    table = instruction.Op()
-    node.Init(table.Bytes, table.Pos)
     parts = {"input": {}, "output": {}, "literal": {}}
     for f in info.fields:
-        value = _field_value(node, f)
+        value = _field_value(getattr(instruction.op, f.name), f.type)
         if value is not None:  # slots as the listing names them: t5, v2, [t1, t2]
             parts[f.role][f.name] = value if f.role == "literal" else str(value)
     return Instruction(info.name, parts["input"], parts["output"], parts["literal"])
 
 
-def _field_value(node, field) -> Any:
-    accessor = _accessor(field.name)
-    if field.type.startswith("["):
-        length = getattr(node, accessor + "Length")()
-        if getattr(node, accessor + "IsNone")():
-            return None
-        element = field.type[1:-1]
-        return (
-            "["
-            + ", ".join(str(_format(getattr(node, accessor)(j), element)) for j in range(length))
-            + "]"
-        )
-    return _format(getattr(node, accessor)(), field.type)
+def _field_value(value: Any, type_name: str) -> Any:
+    if value is not None and type_name.startswith("["):
+        element = type_name[1:-1]
+        return "[" + ", ".join(str(_format(item, element)) for item in value) + "]"
+    return _format(value, type_name)
 
 
 def _format(value: Any, type_name: str) -> Any:
     if value is None:
         return None
     if type_name == "Tid":
-        return f"t{value.Idx()}"
+        return f"t{value.idx}"
     if type_name == "Vid":
-        return f"v{value.Idx()}"
+        return f"v{value.idx}"
     if type_name in ("IntOrVid", "FloatOrVid"):
-        return f"v{value.Vid().Idx()}" if value.Vid() else value.Literal()
+        return f"v{value.vid.idx}" if value.vid else value.literal
     if type_name == "TidOrVid":
-        return f"t{value.Tid().Idx()}" if value.Tid() else f"v{value.Vid().Idx()}"
-    enum = getattr(schema, type_name, None)
-    if enum is not None and isinstance(enum, type) and issubclass(enum, int):
-        return enum(value).name
+        return f"t{value.tid.idx}" if value.tid else f"v{value.vid.idx}"
+    if isinstance(value, enum.Enum):
+        return value.name
     if isinstance(value, float):
         return f"{value:g}"
     return value
@@ -180,7 +167,7 @@ def _format(value: Any, type_name: str) -> Any:
 
 def main(argv=None) -> int:
     _quiet.install()
-    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.inspect")
+    parser = argparse.ArgumentParser(prog="python -m mlx_delegate inspect")
     parser.add_argument("pte", type=Path)
     args = parser.parse_args(argv)
     try:
