@@ -1,6 +1,6 @@
 """The `.bin` tensor file of `mlxd-run`, without torch: its layout, one parser
 and one encoder, and a numpy reader (for machines with numpy but no torch, as
-the run side of `python -m mlx_delegate.test.cuda_suite`).
+the run side of `python -m testbench.cuda_suite`).
 `mlx_delegate.tensor_bin` builds its torch reader and writer on these.
 
 All integers are little-endian.

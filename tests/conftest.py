@@ -1,7 +1,7 @@
 """pytest-xdist scheduling: the op tests' batches, and the modules of an xdist_group.
 
 tests/mlx_delegate/test_ops.py runs its configurations in batches
-(mlx_delegate/test/batching.py): the first test of a batch runs all of it. So
+(testbench/batching.py): the first test of a batch runs all of it. So
 each batch must go to one worker, or two workers would each run it. With
 `-n N` (xdist's default `--dist load`, or `--dist loadgroup`), tests are sent
 as work units (xdist's LoadScope scheduling): one unit per op-test batch and
@@ -72,7 +72,7 @@ def _module_group(root: str, module: str) -> Optional[str]:
 def _op_test_batches() -> dict[str, str]:
     """Op-test id (`case[label]`, as test_ops.py names them) -> its batch."""
     try:
-        from mlx_delegate.test.batching import plan, registered_pairs
+        from testbench.batching import plan, registered_pairs
 
         units = plan(registered_pairs())
     except Exception:  # the workers report it when they collect test_ops.py

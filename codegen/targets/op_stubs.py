@@ -22,7 +22,7 @@ from ..op_spec import NewField, NewOp
 TABLE_TEMPLATE = "add_op/table.fbs.j2"
 HANDLER = "mlx_delegate/ops/{module}.py"
 EXEC = "runtime_cpp/src/ops/{module}.cpp"
-TEST = "mlx_delegate/test/op_cases_{module}.py"
+TEST = "testbench/op_cases_{module}.py"
 STUB_TEMPLATES = {
     HANDLER: "add_op/handler.py.j2",
     EXEC: "add_op/exec.cpp.j2",
@@ -30,7 +30,7 @@ STUB_TEMPLATES = {
 }
 FAMILIES = "mlx_delegate/ops/__init__.py"  # FAMILY_NAMES: the handler modules
 FAMILY_LIST = "FAMILY_NAMES"
-CASES = "mlx_delegate/test/op_cases.py"  # imports the op test modules
+CASES = "testbench/op_cases.py"  # imports the op test modules
 CASE_MODULE_PREFIX = "op_cases_"
 MARKER = "TODO(add-op)"
 
@@ -162,7 +162,7 @@ def register_family(text: str, op: NewOp) -> str:
 
 
 def register_cases(text: str, op: NewOp) -> str:
-    """mlx_delegate/test/op_cases.py importing the op test module after the
+    """testbench/op_cases.py importing the op test module after the
     last module it imports, on a line like that one's."""
     module = CASE_MODULE_PREFIX + op.snake
     tree = _parse(text, CASES)

@@ -25,11 +25,11 @@ from codegen.render import make_environment
 from codegen.schema_edit import apply, before_declaration, union_member
 
 REPO = Path(__file__).resolve().parents[2]
-PROJECT_FILES = ("mlx_delegate/ops/__init__.py", "mlx_delegate/test/op_cases.py")
+PROJECT_FILES = ("mlx_delegate/ops/__init__.py", "testbench/op_cases.py")
 STUBS = (
     "mlx_delegate/ops/scaled_square.py",
     "runtime_cpp/src/ops/scaled_square.cpp",
-    "mlx_delegate/test/op_cases_scaled_square.py",
+    "testbench/op_cases_scaled_square.py",
 )
 TABLE = """\
 /// TODO(add-op): what ScaledSquare computes from its operands and attributes.
@@ -325,8 +325,9 @@ def test_schema_edits_follow_the_layout_around_them(before, after):
 def _copy_of_the_repository(target: Path) -> None:
     """What add-op reads and writes, and what the op runs through: the
     codegen package and its templates, the schema, generated/, the Python
-    package and the C++ sources (not build/, .venv, .git)."""
-    for folder in ("codegen", "templates", "schema", "generated", "mlx_delegate", "runtime_cpp"):
+    package, the test bench and the C++ sources (not build/, .venv, .git)."""
+    folders = ("codegen", "templates", "schema", "generated", "mlx_delegate", "testbench")
+    for folder in folders + ("runtime_cpp",):
         shutil.copytree(
             REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -428,7 +429,7 @@ import sys
 from pathlib import Path
 
 from mlx_delegate.inspect import delegates, main_instructions
-from mlx_delegate.test.framework import all_cases, lower, prepare
+from testbench.framework import all_cases, lower, prepare
 
 case = all_cases()["scaled_square"]
 (config,) = case.configs()
@@ -447,7 +448,7 @@ UNFILLED = """
 import torch
 from mlx_delegate.builder import Unsupported
 from mlx_delegate.ops import default_registry, scaled_square
-from mlx_delegate.test.framework import all_cases, prepare
+from testbench.framework import all_cases, prepare
 
 default_registry()  # the registry takes the new family module
 try:
@@ -493,7 +494,7 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     assert scaffold.returncode == 0, scaffold.stderr
     exec_stub = copy / "runtime_cpp" / "src" / "ops" / "scaled_square.cpp"
     handler = copy / "mlx_delegate" / "ops" / "scaled_square.py"
-    op_test = copy / "mlx_delegate" / "test" / "op_cases_scaled_square.py"
+    op_test = copy / "testbench" / "op_cases_scaled_square.py"
 
     # The C++ the op needs, compiled in the background meanwhile.
     cxx = Compiler(copy, build)
@@ -541,7 +542,7 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
         op_test,
         "from .op_cases import C, T, case\n",
         "",
-        "from ..ops.scaled_square import scaled_square_op\n\n\n"
+        "from mlx_delegate.ops.scaled_square import scaled_square_op\n\n\n"
         "def _scaled_square(x) -> torch.Tensor:\n"
         "    return scaled_square_op(x, 1.5)\n\n\n"
         'case("scaled_square", [C("float32", _scaled_square, T((3, 4)))])\n',

@@ -16,7 +16,7 @@ import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.inspect import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.quantize_experts import quantize_experts
-from mlx_delegate.test.models import all_models
+from testbench.models import all_models
 
 FAMILIES = ["qwen3_moe", "mixtral", "deepseek_v3"]
 

@@ -1,7 +1,7 @@
 """The registered op tests as a pytest collection: one test per configuration.
 
 Configurations that can share an exported program are run in batches
-(mlx_delegate/test/batching.py): the first selected test of a batch runs the
+(testbench/batching.py): the first selected test of a batch runs the
 whole batch (its selected members) and the others read their outcome from it.
 A configuration the batch does not show passing runs alone, in its own test,
 exactly as without batching, so a failure is reported against it. Under
@@ -11,12 +11,12 @@ import os
 
 import pytest
 
-from mlx_delegate.test.batching import plan, registered_pairs, run_batch
-from mlx_delegate.test.framework import CROSSCHECK_EVERY, run_config
+from testbench.batching import plan, registered_pairs, run_batch
+from testbench.framework import CROSSCHECK_EVERY, run_config
 
 # Every program runs compiled (the default path) against eager; one in four is
 # also run through the interpreter and must give the same bits. The full check,
-# every program: python -m mlx_delegate.test.run_ops.
+# every program: python -m testbench.run_ops.
 os.environ.setdefault(CROSSCHECK_EVERY, "4")
 
 CASES = registered_pairs()

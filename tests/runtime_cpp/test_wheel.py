@@ -172,6 +172,13 @@ def test_wheel_carries_the_runtime_and_codegen_data(wheel):
     assert "mlxd-run = mlx_delegate._native:mlxd_run_main" in text
 
 
+def test_wheel_carries_no_test_bench(wheel):
+    """The op cases, the model zoo and their runners (testbench/) stay in the checkout."""
+    names = zipfile.ZipFile(wheel).namelist()
+    bench = [n for n in names if n.startswith(("testbench/", "mlx_delegate/test/"))]
+    assert not bench, bench[:10]
+
+
 @pytest.fixture(scope="module")
 def installed(wheel, tmp_path_factory) -> dict:
     target = tmp_path_factory.mktemp("site")

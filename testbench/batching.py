@@ -40,7 +40,7 @@ from typing import Any, Optional, Sequence
 
 import torch
 
-from .._logging import debug
+from mlx_delegate._logging import debug
 from .framework import (
     Config,
     OpTestCase,

@@ -7,7 +7,7 @@ starting in the right padding, ceil mode's dropped last window.
 
 Each axis geometry is one pooled axis of a 3-D pool, so one configuration
 checks three of them, and the configurations share exported programs in
-batches (mlx_delegate/test/batching.py): the sweep costs a few programs.
+batches (testbench/batching.py): the sweep costs a few programs.
 Registered by importing this module (the last lines of op_cases.py)."""
 
 from __future__ import annotations
