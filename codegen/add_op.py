@@ -215,10 +215,7 @@ def _project_files(op: NewOp, request: AddOpRequest, env) -> dict[str, bytes]:
                 f"{root / path} exists already: add-op writes a new module per op "
                 f"(choose another op name, or remove the file)",
             )
-    edits = {
-        op_stubs.FAMILIES: op_stubs.register_family,
-        op_stubs.CASES: op_stubs.register_cases,
-    }
+    edits = {op_stubs.FAMILIES: op_stubs.register_family}
     texts = dict(op_stubs.render_stubs(op, str(request.schema), env))
     for path, edit in edits.items():
         existing = read_existing(root / path)

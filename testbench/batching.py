@@ -41,12 +41,12 @@ from typing import Any, Optional, Sequence
 import torch
 
 from mlx_delegate._logging import debug
+from .cases import all_cases
 from .framework import (
     Config,
     OpTestCase,
     Outcome,
     _flatten,
-    all_cases,
     compare,
     crosschecked,
     execute_compiled_and_interpreted,

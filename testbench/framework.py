@@ -63,23 +63,6 @@ class OpTestCase:
         return self.tolerances.get(dtype, DEFAULT_TOLERANCES.get(dtype, (0.0, 0.0)))
 
 
-REGISTERED: dict[str, OpTestCase] = {}
-
-
-def register_test(cls):
-    case = cls()
-    if not case.name or case.name in REGISTERED:
-        raise ValueError(f"op test {cls.__name__} needs a unique name (got {case.name!r})")
-    REGISTERED[case.name] = case
-    return cls
-
-
-def all_cases() -> dict[str, OpTestCase]:
-    from . import op_cases  # noqa: F401  (registers the cases)
-
-    return REGISTERED
-
-
 @dataclass(frozen=True)
 class Outcome:
     case: str

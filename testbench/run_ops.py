@@ -20,7 +20,8 @@ from typing import Iterator
 from mlx_delegate import _quiet
 from mlx_delegate._progress import progress
 from .batching import plan, run_batch
-from .framework import Outcome, all_cases, run_config
+from .cases import all_cases
+from .framework import Outcome, run_config
 
 
 def run_one(name: str, label: str, device: str, execute: bool = True) -> Outcome:

@@ -1,10 +1,11 @@
 """What `python -m codegen add-op` writes besides the schema and generated/:
 the op's schema table, and the stubs a person fills in (the Python handler,
 the C++ `exec_*` function, the op test), each marked `TODO(add-op)`, plus the
-lines that register the new handler module and op test module.
+line that registers the new handler module. The op test module needs none:
+testbench/cases.py collects every `op_cases_*` module.
 
 Paths are relative to the project root (`--root`); the stubs are new files, the
-registrations edits of existing ones."""
+registration an edit of an existing one."""
 
 from __future__ import annotations
 
@@ -30,8 +31,6 @@ STUB_TEMPLATES = {
 }
 FAMILIES = "mlx_delegate/ops/__init__.py"  # FAMILY_NAMES: the handler modules
 FAMILY_LIST = "FAMILY_NAMES"
-CASES = "testbench/op_cases.py"  # imports the op test modules
-CASE_MODULE_PREFIX = "op_cases_"
 MARKER = "TODO(add-op)"
 
 
@@ -159,34 +158,6 @@ def register_family(text: str, op: NewOp) -> str:
     new = sorted(names + [op.snake]) if names == sorted(names) else names + [op.snake]
     value = "(" + "".join(f"{json.dumps(n)}, " for n in new) + ")"
     return _replace(text, assignment.value, value)
-
-
-def register_cases(text: str, op: NewOp) -> str:
-    """testbench/op_cases.py importing the op test module after the
-    last module it imports, on a line like that one's."""
-    module = CASE_MODULE_PREFIX + op.snake
-    tree = _parse(text, CASES)
-    imports = [
-        node
-        for node in tree.body
-        if isinstance(node, ast.ImportFrom)
-        and node.level == 1
-        and node.module is None
-        and all(a.name.startswith(CASE_MODULE_PREFIX) for a in node.names)
-    ]
-    if not imports:
-        raise SchemaError.at(
-            None, f"{CASES}: no `from . import {CASE_MODULE_PREFIX}...` line to add one after"
-        )
-    if any(a.name == module for node in imports for a in node.names):
-        raise SchemaError.at(None, f"{CASES}: `{module}` is imported already")
-    last = imports[-1]
-    lines = text.splitlines(keepends=True)
-    model = lines[last.lineno - 1]
-    if last.lineno != last.end_lineno or len(last.names) != 1:
-        model = f"from . import {last.names[0].name}\n"
-    new_line = model.replace(last.names[0].name, module, 1)
-    return "".join(lines[: last.end_lineno] + [new_line] + lines[last.end_lineno :])
 
 
 def _parse(text: str, path: str) -> ast.Module:

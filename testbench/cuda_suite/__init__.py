@@ -5,7 +5,7 @@ bf16 and fp16, checked against PyTorch eager outputs recorded here.
     python3 -m testbench.cuda_suite run DIR --runner build/runtime/mlxd-run --device gpu:0
 
 `export` (here: torch, ExecuTorch) lowers every op-test configuration
-(framework.all_cases) and every zoo model (models.py) with MLXPartitioner in
+(cases.all_cases) and every zoo model (models.py) with MLXPartitioner in
 each dtype and writes the .pte, its inputs and eager's outputs as mlxd-run
 .bin files, the tolerances and a manifest into DIR, then packs DIR into
 DIR.tar.gz. `run` (there: numpy and the C++ runner only; this package's

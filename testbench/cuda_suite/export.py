@@ -33,7 +33,8 @@ from typing import Optional
 import torch
 
 from .. import models as zoo
-from ..framework import NotApplicable, _flatten, all_cases, lower, prepare
+from ..cases import all_cases
+from ..framework import NotApplicable, _flatten, lower, prepare
 from ..run_models import ModelResult, lower_model, summary
 from .manifest import (
     DTYPES,

@@ -25,6 +25,7 @@ from codegen.render import make_environment
 from codegen.schema_edit import apply, before_declaration, union_member
 
 REPO = Path(__file__).resolve().parents[2]
+# FAMILY_NAMES (edited by the registration) and the op cases (never edited).
 PROJECT_FILES = ("mlx_delegate/ops/__init__.py", "testbench/op_cases.py")
 STUBS = (
     "mlx_delegate/ops/scaled_square.py",
@@ -122,12 +123,11 @@ def test_scaffolds_the_table_the_generated_code_and_the_stubs(project: Path, cap
     )
     handler = (project / STUBS[0]).read_text()
     assert "@HANDLERS.register([])" in handler and "raise Unsupported(" in handler
-    # The registrations: the handler module among the families (in order), the
-    # op test module imported after the others.
+    # The registrations: the handler module among the families (in order); the
+    # op test module needs none (testbench/cases.py lists the op_cases_* modules).
     families = _family_names((project / PROJECT_FILES[0]).read_text())
     assert families == sorted(families_before + ["scaled_square"])
-    cases = (project / PROJECT_FILES[1]).read_text()
-    assert cases == cases_before + "from . import op_cases_scaled_square  # noqa: E402,F401\n"
+    assert (project / PROJECT_FILES[1]).read_text() == cases_before
     opcode = f"OpCode SCALED_SQUARE = {len(members) + 1}"  # opcodes count from 1
     assert opcode in out and "fill in every TODO(add-op)" in out
 
@@ -162,7 +162,8 @@ def test_dry_run_prints_everything_and_writes_nothing(project: Path, capsys):
     assert "would write generated/cpp/mlx_dispatch.h (changed)" in out
     assert "would write generated/flatc_py/mlxd/ir/ScaledSquareNode.py (missing)" in out
     assert "would write mlx_delegate/ops/scaled_square.py:\n" in out
-    assert "+from . import op_cases_scaled_square  # noqa: E402,F401" in out
+    assert "would write testbench/op_cases_scaled_square.py:\n" in out
+    assert "testbench/op_cases.py" not in out
 
 
 def test_a_schema_and_output_folder_of_ones_own(tmp_path: Path, monkeypatch, capsys):
@@ -429,7 +430,8 @@ import sys
 from pathlib import Path
 
 from mlx_delegate.inspect import delegates, main_instructions
-from testbench.framework import all_cases, lower, prepare
+from testbench.cases import all_cases
+from testbench.framework import lower, prepare
 
 case = all_cases()["scaled_square"]
 (config,) = case.configs()
@@ -448,7 +450,8 @@ UNFILLED = """
 import torch
 from mlx_delegate.builder import Unsupported
 from mlx_delegate.ops import default_registry, scaled_square
-from testbench.framework import all_cases, prepare
+from testbench.cases import all_cases
+from testbench.framework import prepare
 
 default_registry()  # the registry takes the new family module
 try:
@@ -540,12 +543,12 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     )
     _fill(
         op_test,
-        "from .op_cases import C, T, case\n",
+        "CASES = Cases()  # this module's op tests\n",
         "",
-        "from mlx_delegate.ops.scaled_square import scaled_square_op\n\n\n"
-        "def _scaled_square(x) -> torch.Tensor:\n"
+        "\n\ndef _scaled_square(x) -> torch.Tensor:\n"
+        "    from mlx_delegate.ops.scaled_square import scaled_square_op\n\n"
         "    return scaled_square_op(x, 1.5)\n\n\n"
-        'case("scaled_square", [C("float32", _scaled_square, T((3, 4)))])\n',
+        'CASES.add("scaled_square", [C("float32", _scaled_square, T((3, 4)))])\n',
     )
     _fill(
         exec_stub,

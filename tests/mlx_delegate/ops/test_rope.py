@@ -14,7 +14,7 @@ import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.inspect import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from testbench import op_cases_rope
-from testbench.framework import all_cases
+from testbench.cases import all_cases
 
 
 def instructions(pte: bytes) -> list[tuple[str, dict, dict]]:
