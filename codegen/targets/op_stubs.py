@@ -1,22 +1,19 @@
 """What `python -m codegen add-op` writes besides the schema and generated/:
 the op's schema table, and the stubs a person fills in (the Python handler,
-the C++ `exec_*` function, the op test), each marked `TODO(add-op)`, plus the
-line that registers the new handler module. The op test module needs none:
-testbench/cases.py collects every `op_cases_*` module.
+the C++ `exec_*` function, the op test), each marked `TODO(add-op)`. All are new
+files: nothing else is edited, as the project lists its parts itself (the
+handler families: mlx_delegate/ops/__init__.py; the op cases:
+testbench/cases.py; the C++ sources: a CMake glob).
 
-Paths are relative to the project root (`--root`); the stubs are new files, the
-registration an edit of an existing one."""
+Paths are relative to the project root (`--root`)."""
 
 from __future__ import annotations
 
-import ast
-import json
 from dataclasses import dataclass
 from typing import Optional
 
 import jinja2
 
-from ..diagnostics import SchemaError
 from ..naming import PYTHON_KEYWORDS
 from ..op_spec import NewField, NewOp
 
@@ -29,8 +26,6 @@ STUB_TEMPLATES = {
     EXEC: "add_op/exec.cpp.j2",
     TEST: "add_op/op_case.py.j2",
 }
-FAMILIES = "mlx_delegate/ops/__init__.py"  # FAMILY_NAMES: the handler modules
-FAMILY_LIST = "FAMILY_NAMES"
 MARKER = "TODO(add-op)"
 
 
@@ -126,58 +121,3 @@ def _exec_example(op: NewOp) -> str:
 def _first(fields) -> Optional[NewField]:
     """The first plain tensor slot (`Tid`, not a vector) among `fields`."""
     return next((f for f in fields if f.slot_type == "Tid" and not f.vector), None)
-
-
-# ---------------------------------------------------------------- registrations
-
-
-def register_family(text: str, op: NewOp) -> str:
-    """mlx_delegate/ops/__init__.py with the handler module in FAMILY_NAMES (in
-    order, if the names are sorted); the caller formats it."""
-    tree = _parse(text, FAMILIES)
-    assignment = next(
-        (
-            node
-            for node in tree.body
-            if isinstance(node, ast.Assign)
-            and [getattr(t, "id", None) for t in node.targets] == [FAMILY_LIST]
-            and isinstance(node.value, ast.Tuple)
-            and all(
-                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
-            )
-        ),
-        None,
-    )
-    if assignment is None:
-        raise SchemaError.at(
-            None, f"{FAMILIES}: no `{FAMILY_LIST} = (...)` tuple of module names to add to"
-        )
-    names = [e.value for e in assignment.value.elts]
-    if op.snake in names:
-        raise SchemaError.at(None, f"{FAMILIES}: `{op.snake}` is in {FAMILY_LIST} already")
-    new = sorted(names + [op.snake]) if names == sorted(names) else names + [op.snake]
-    value = "(" + "".join(f"{json.dumps(n)}, " for n in new) + ")"
-    return _replace(text, assignment.value, value)
-
-
-def _parse(text: str, path: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except SyntaxError as error:
-        raise SchemaError.at(None, f"{path} does not parse: {error}") from None
-
-
-def _replace(text: str, node: ast.expr, replacement: str) -> str:
-    lines = text.splitlines(keepends=True)
-    start = sum(len(line) for line in lines[: node.lineno - 1]) + _chars(
-        lines[node.lineno - 1], node.col_offset
-    )
-    end = sum(len(line) for line in lines[: node.end_lineno - 1]) + _chars(
-        lines[node.end_lineno - 1], node.end_col_offset
-    )
-    return text[:start] + replacement + text[end:]
-
-
-def _chars(line: str, utf8_offset: int) -> int:
-    """ast's column offsets count UTF-8 bytes."""
-    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8"))
