@@ -36,20 +36,26 @@ def pytest_xdist_make_scheduler(config, log):
 
 @functools.lru_cache(maxsize=None)
 def _module_group(root: str, module: str) -> Optional[str]:
-    """NAME of a module-level `pytestmark = pytest.mark.xdist_group("NAME")`."""
+    """NAME of a module-level `pytestmark = pytest.mark.xdist_group("NAME")`,
+    alone or in a list of marks (`[pytest.mark.xdist_group("NAME"), pytest.mark.slow]`)."""
     path = Path(root) / module
     try:
         tree = ast.parse(path.read_text(), str(path))
     except (OSError, SyntaxError, ValueError):
         return None
     for node in tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
-            and isinstance(node.value, ast.Call)
-            and ast.unparse(node.value.func) == "pytest.mark.xdist_group"
-            and node.value.args
-            and isinstance(node.value.args[0], ast.Constant)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
         ):
-            return str(node.value.args[0].value)
+            marks = (
+                node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            )
+            for mark in marks:
+                if (
+                    isinstance(mark, ast.Call)
+                    and ast.unparse(mark.func) == "pytest.mark.xdist_group"
+                    and mark.args
+                    and isinstance(mark.args[0], ast.Constant)
+                ):
+                    return str(mark.args[0].value)
     return None

@@ -460,6 +460,7 @@ except NotImplementedError as error:
 """
 
 
+@pytest.mark.slow  # compiles C++ (about a minute here)
 def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     """Scaffolds `ScaledSquare` (out = x * x * scale) into a copy of the
     repository, checks what the unfilled stubs do, fills them in as a person

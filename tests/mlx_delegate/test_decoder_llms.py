@@ -16,6 +16,8 @@ from mlx_delegate.inspect import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from testbench.models import all_models
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 
 def instructions(pte: bytes) -> list[tuple[str, dict, dict]]:
     """(op, operand slots, result slots) of the main chain of the one delegate."""

@@ -9,6 +9,8 @@ import pytest
 from testbench.models import all_models, dtype_label
 from testbench.run_models import run_model
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 CASES = [(case, dtype) for _, case in sorted(all_models().items()) for dtype in case.dtypes]
 
 

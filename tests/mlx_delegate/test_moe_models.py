@@ -18,6 +18,8 @@ from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.quantize_experts import quantize_experts
 from testbench.models import all_models
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 FAMILIES = ["qwen3_moe", "mixtral", "deepseek_v3"]
 
 

@@ -23,6 +23,8 @@ from testbench.batching import Pair, plan, registered_pairs, run_batch
 from testbench.framework import CROSSCHECK_EVERY, run_config
 from testbench.op_spec import C, Cases, T
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 # Every program runs compiled (the default path) against eager; one in four is
 # also run through the interpreter and must give the same bits. The full check,
 # every program: python -m testbench.run_ops.

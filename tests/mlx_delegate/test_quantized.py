@@ -268,6 +268,7 @@ def test_a_dequantized_weight_read_twice_is_dequantized_whole_once():
     torch.testing.assert_close(got, model(x), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.slow  # exports two language models
 @pytest.mark.parametrize(
     "name, scheme, dtype",
     [("llama", "int4", torch.float32), ("qwen2", "int8", torch.bfloat16)],  # qwen2: tied embeddings

@@ -33,7 +33,7 @@ from cpu_report import best_cpu_plugin, is_x86, runs_here
 from conftest import REPO, build_lock, build_runtime
 
 # One worker builds the wheel (the module's fixtures), for every test here.
-pytestmark = pytest.mark.xdist_group("wheel")
+pytestmark = [pytest.mark.xdist_group("wheel"), pytest.mark.slow]
 
 SITE_PACKAGES = Path(site.getsitepackages()[0])
 LINKED_DEPENDENCIES = ["mlx", "executorch", "scipy_openblas32"]

@@ -19,7 +19,7 @@ from testbench.cuda_suite import export
 
 REPO = Path(__file__).resolve().parents[2]
 # Both tests use one export: keep them on one pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("cuda_suite")
+pytestmark = [pytest.mark.xdist_group("cuda_suite"), pytest.mark.slow]
 BUILD_DIR = Path(os.environ.get("MLXD_TEST_BUILD_DIR", REPO / "build" / "runtime"))
 
 # Runs the suite's command with torch and executorch unimportable.
