@@ -39,9 +39,14 @@ def test_every_command_is_a_module_with_main():
 
 
 def test_the_arguments_reach_the_command_unchanged(capsys):
+    command = importlib.import_module(COMMANDS["precompile-jit"].module)
     with pytest.raises(SystemExit):  # its own options: argparse exits after printing them
-        main(["inspect", "--help"])
-    assert "usage: python -m mlx_delegate.inspect" in capsys.readouterr().out
+        command.main(["--help"])
+    expected = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["precompile-jit", "--help"])
+    assert capsys.readouterr().out == expected
+    assert expected.startswith("usage: python -m mlx_delegate precompile-jit")
 
 
 def test_no_command_needs_the_test_bench():
