@@ -71,8 +71,8 @@ def batchable(config: Config) -> bool:
     return config.dynamic_shapes is None and config.delegates == 1 and not config.fallback
 
 
-def registered_pairs() -> list[Pair]:
-    """Every registered configuration, in the order the runners list them."""
+def all_pairs() -> list[Pair]:
+    """Every op-test configuration (cases.all_cases), in the order the runners list them."""
     return [(case, config) for _, case in sorted(all_cases().items()) for config in case.configs()]
 
 

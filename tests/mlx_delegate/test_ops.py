@@ -19,7 +19,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from testbench.batching import Pair, plan, registered_pairs, run_batch
+from testbench.batching import Pair, all_pairs, plan, run_batch
 from testbench.framework import CROSSCHECK_EVERY, run_config
 from testbench.op_spec import C, Cases, T
 
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow  # among the suites that take most of make test
 # every program: python -m testbench.run_ops.
 os.environ.setdefault(CROSSCHECK_EVERY, "4")
 
-UNITS = sorted(plan(registered_pairs()), key=len, reverse=True)
+UNITS = sorted(plan(all_pairs()), key=len, reverse=True)
 
 
 def unit_id(unit: list[Pair]) -> str:
