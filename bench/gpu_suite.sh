@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The GPU side of the CUDA suite (mlx_delegate/test/cuda_suite): the op suite and
+# The GPU side of the CUDA suite (testbench/cuda_suite): the op suite and
 # the model zoo through mlxd-run on gpu:0, in fp32, bf16 and fp16, against the
 # eager outputs recorded here by
-#   .venv/bin/python -m mlx_delegate.test.cuda_suite export .gpu/cuda-suite
+#   .venv/bin/python -m testbench.cuda_suite export .gpu/cuda-suite
 # which also packs .gpu/cuda-suite.tar.gz. On the GPU machine, after
 # ../shared/GPU.md's three install calls, in a call of its own carrying the archive:
 #   bash .gpu/p3/install.sh && bash bench/gpu_suite.sh .gpu/cuda-suite.tar.gz
@@ -36,7 +36,7 @@ source bench/gpu_build.sh
 gpu_build "$BUILD" "$OUT" $TARGETS
 
 status=0
-python3 -m mlx_delegate.test.cuda_suite run "$SUITE" --runner "$BUILD/mlxd-run" \
+python3 -m testbench.cuda_suite run "$SUITE" --runner "$BUILD/mlxd-run" \
   --device "$DEVICE" -j "$PROCS" --work /tmp/cuda-suite-run --results "$OUT/cuda_suite.json" \
   2>&1 | tee "$OUT/cuda_suite.txt" || status=$?
 tar -czf "$OUT/runner_logs.tar.gz" -C /tmp/cuda-suite-run --exclude outputs --exclude suite .

@@ -4,7 +4,7 @@ side by side in one run, one table per device (and a plot of the blocks).
 Inputs: the llama-like block of bench/llama_block.py (RMSNorm, RoPE, grouped-query
 causal SDPA, SiLU-gated MLP; fp32, seeded weights) at d=256 seq 32, d=512 seq 128,
 d=1024 seq 1 (and d=2048 seq 1 on the GPU), and the models of the zoo
-(mlx_delegate/test/models.py).
+(testbench/models.py).
 
 On the CPU (this machine):
     .venv/bin/python bench/models.py [--sizes d256s32,d512s128,d1024s1] [--models NAMES|none]
@@ -190,7 +190,7 @@ def load_method(pte: Path):
 def zoo_selection(names: str) -> list[tuple[str, torch.dtype]]:
     if names == "none":
         return []
-    from mlx_delegate.test.run_models import selection
+    from testbench.run_models import selection
 
     return selection([n for n in names.split(",") if n and n != "all"])
 
@@ -200,7 +200,7 @@ def build(job: dict) -> tuple[torch.nn.Module, tuple]:
     if job["kind"] == "block":
         c = BlockConfig.parse(job["name"])
         return torch_block(c, seeded_weights(c, seed=0)), (example_input(c),)
-    from mlx_delegate.test.models import all_models
+    from testbench.models import all_models
 
     return all_models()[job["model"]].build(getattr(torch, job["dtype"]))
 

@@ -4,7 +4,7 @@ hand-written code.
     OpSpec (op_spec: the command line) -> NewOp (resolved against the schema)
       -> the schema's new text (its table before `union OpNode`, its member
          appended: schema_edit) -> generate from that text (pipeline.make_plan)
-      -> the stubs and registrations (targets/op_stubs) -> formatted -> written
+      -> the stubs (targets/op_stubs: new files only) -> formatted -> written
 
 Everything is rendered, generated and formatted before anything is written:
 a mistake in the command line, a schema the new table would break, a template
@@ -30,7 +30,7 @@ from .render import make_environment
 from .resolve import resolve
 from .targets import op_stubs
 from .targets.ir_view import OP_UNION, ir_view
-from .writer import find_drift, read_existing, write_files
+from .writer import find_drift, write_files
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class AddOpRequest:
 @dataclass(frozen=True)
 class AddOpPlan:
     """What add-op writes: the schema's new text, the generation from it and
-    the project files (stubs, registrations) by path under the root."""
+    the stubs by path under the root."""
 
     op: NewOp
     schema_before: str
@@ -109,7 +109,7 @@ def write(request: AddOpRequest, plan: AddOpPlan) -> list[str]:
 
 def describe(request: AddOpRequest, plan: AddOpPlan) -> str:
     """What a dry run prints: the schema's diff, the generated files that would
-    change, each stub in full and the registrations' diffs."""
+    change and each stub in full."""
     parts = [_diff(str(request.schema), plan.schema_before, plan.schema_after)]
     drift = find_drift(request.out, plan.generated.files, also_expected=plan.generated.kept)
     parts.append(
@@ -120,13 +120,8 @@ def describe(request: AddOpRequest, plan: AddOpPlan) -> str:
             if d.status != "unexpected" or d.path in plan.generated.remove
         )
     )
-    for path, data in plan.project.items():
-        existing = read_existing(request.root / path)
-        text = data.decode("utf-8")
-        if existing is None:
-            parts.append(f"would write {request.root / path}:\n{text}")
-        else:
-            parts.append(_diff(str(request.root / path), existing.decode("utf-8"), text))
+    for path, data in plan.project.items():  # new files (_project_files)
+        parts.append(f"would write {request.root / path}:\n{data.decode('utf-8')}")
     return "\n".join(parts)
 
 
@@ -206,7 +201,7 @@ def _at_field(
 
 
 def _project_files(op: NewOp, request: AddOpRequest, env) -> dict[str, bytes]:
-    """The stubs (new files) and the registrations (edited), formatted."""
+    """The stubs, formatted: new files, in the folders of an mlx-delegate project."""
     root = request.root
     for path in op_stubs.stub_paths(op):
         if (root / path).exists():
@@ -215,20 +210,13 @@ def _project_files(op: NewOp, request: AddOpRequest, env) -> dict[str, bytes]:
                 f"{root / path} exists already: add-op writes a new module per op "
                 f"(choose another op name, or remove the file)",
             )
-    edits = {
-        op_stubs.FAMILIES: op_stubs.register_family,
-        op_stubs.CASES: op_stubs.register_cases,
-    }
-    texts = dict(op_stubs.render_stubs(op, str(request.schema), env))
-    for path, edit in edits.items():
-        existing = read_existing(root / path)
-        if existing is None:
+        if not (root / path).parent.is_dir():
             raise SchemaError.at(
                 None,
-                f"{root / path} not found: the stubs go into an mlx-delegate project "
+                f"{(root / path).parent} not found: the stubs go into an mlx-delegate project "
                 f"(--root), or pass --no-stubs",
             )
-        texts[path] = edit(existing.decode("utf-8"), op)
+    texts = op_stubs.render_stubs(op, str(request.schema), env)
     cache = FormatCache(request.cache_dir)
     return {path: cache.format(path, text).encode("utf-8") for path, text in texts.items()}
 

@@ -37,10 +37,6 @@ COMMANDS = {
         "mlx_delegate.mlx_jit",
         "precompile the header MLX's CPU JIT includes in every kernel (5x faster kernel builds)",
     ),
-    "run-ops": Command("mlx_delegate.test.run_ops", "run the op tests against PyTorch eager"),
-    "run-models": Command(
-        "mlx_delegate.test.run_models", "run the model zoo against PyTorch eager and XNNPACK"
-    ),
 }
 
 

@@ -2,7 +2,7 @@
 without torch: a FlatBuffer of `schema/tensor_file.fbs`, read and written through
 the modules generated from it, with the checks the schema cannot say, and a
 numpy reader (for machines with numpy but no torch, as the run side of
-`python -m mlx_delegate.test.cuda_suite`). `mlx_delegate.tensor_bin` builds its
+`python -m testbench.cuda_suite`). `mlx_delegate.tensor_bin` builds its
 torch reader and writer on these; runtime_cpp/src/runner/tensor_bin.cpp reads
 and writes the same file through flatc's C++ header.
 

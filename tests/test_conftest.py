@@ -41,7 +41,11 @@ def test_only_a_module_level_xdist_group_mark_counts(tmp_path):
     )
     (tmp_path / "test_b.py").write_text('import pytest\npytestmark = pytest.mark.slow("g")\n')
     (tmp_path / "test_c.py").write_text("def test_x():\n    pytestmark = 1\n")
+    (tmp_path / "test_d.py").write_text(
+        'import pytest\npytestmark = [pytest.mark.slow, pytest.mark.xdist_group("h")]\n'
+    )
     assert module_group(str(tmp_path), "test_a.py") == "g"
+    assert module_group(str(tmp_path), "test_d.py") == "h"
     assert module_group(str(tmp_path), "test_b.py") is None
     assert module_group(str(tmp_path), "test_c.py") is None
     assert module_group(str(tmp_path), "missing.py") is None

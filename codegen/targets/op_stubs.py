@@ -1,37 +1,31 @@
 """What `python -m codegen add-op` writes besides the schema and generated/:
 the op's schema table, and the stubs a person fills in (the Python handler,
-the C++ `exec_*` function, the op test), each marked `TODO(add-op)`, plus the
-lines that register the new handler module and op test module.
+the C++ `exec_*` function, the op test), each marked `TODO(add-op)`. All are new
+files: nothing else is edited, as the project lists its parts itself (the
+handler families: mlx_delegate/ops/__init__.py; the op cases:
+testbench/cases.py; the C++ sources: a CMake glob).
 
-Paths are relative to the project root (`--root`); the stubs are new files, the
-registrations edits of existing ones."""
+Paths are relative to the project root (`--root`)."""
 
 from __future__ import annotations
 
-import ast
-import json
 from dataclasses import dataclass
 from typing import Optional
 
 import jinja2
 
-from ..diagnostics import SchemaError
 from ..naming import PYTHON_KEYWORDS
 from ..op_spec import NewField, NewOp
 
 TABLE_TEMPLATE = "add_op/table.fbs.j2"
 HANDLER = "mlx_delegate/ops/{module}.py"
 EXEC = "runtime_cpp/src/ops/{module}.cpp"
-TEST = "mlx_delegate/test/op_cases_{module}.py"
+TEST = "testbench/op_cases_{module}.py"
 STUB_TEMPLATES = {
     HANDLER: "add_op/handler.py.j2",
     EXEC: "add_op/exec.cpp.j2",
     TEST: "add_op/op_case.py.j2",
 }
-FAMILIES = "mlx_delegate/ops/__init__.py"  # FAMILY_NAMES: the handler modules
-FAMILY_LIST = "FAMILY_NAMES"
-CASES = "mlx_delegate/test/op_cases.py"  # imports the op test modules
-CASE_MODULE_PREFIX = "op_cases_"
 MARKER = "TODO(add-op)"
 
 
@@ -127,86 +121,3 @@ def _exec_example(op: NewOp) -> str:
 def _first(fields) -> Optional[NewField]:
     """The first plain tensor slot (`Tid`, not a vector) among `fields`."""
     return next((f for f in fields if f.slot_type == "Tid" and not f.vector), None)
-
-
-# ---------------------------------------------------------------- registrations
-
-
-def register_family(text: str, op: NewOp) -> str:
-    """mlx_delegate/ops/__init__.py with the handler module in FAMILY_NAMES (in
-    order, if the names are sorted); the caller formats it."""
-    tree = _parse(text, FAMILIES)
-    assignment = next(
-        (
-            node
-            for node in tree.body
-            if isinstance(node, ast.Assign)
-            and [getattr(t, "id", None) for t in node.targets] == [FAMILY_LIST]
-            and isinstance(node.value, ast.Tuple)
-            and all(
-                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
-            )
-        ),
-        None,
-    )
-    if assignment is None:
-        raise SchemaError.at(
-            None, f"{FAMILIES}: no `{FAMILY_LIST} = (...)` tuple of module names to add to"
-        )
-    names = [e.value for e in assignment.value.elts]
-    if op.snake in names:
-        raise SchemaError.at(None, f"{FAMILIES}: `{op.snake}` is in {FAMILY_LIST} already")
-    new = sorted(names + [op.snake]) if names == sorted(names) else names + [op.snake]
-    value = "(" + "".join(f"{json.dumps(n)}, " for n in new) + ")"
-    return _replace(text, assignment.value, value)
-
-
-def register_cases(text: str, op: NewOp) -> str:
-    """mlx_delegate/test/op_cases.py importing the op test module after the
-    last module it imports, on a line like that one's."""
-    module = CASE_MODULE_PREFIX + op.snake
-    tree = _parse(text, CASES)
-    imports = [
-        node
-        for node in tree.body
-        if isinstance(node, ast.ImportFrom)
-        and node.level == 1
-        and node.module is None
-        and all(a.name.startswith(CASE_MODULE_PREFIX) for a in node.names)
-    ]
-    if not imports:
-        raise SchemaError.at(
-            None, f"{CASES}: no `from . import {CASE_MODULE_PREFIX}...` line to add one after"
-        )
-    if any(a.name == module for node in imports for a in node.names):
-        raise SchemaError.at(None, f"{CASES}: `{module}` is imported already")
-    last = imports[-1]
-    lines = text.splitlines(keepends=True)
-    model = lines[last.lineno - 1]
-    if last.lineno != last.end_lineno or len(last.names) != 1:
-        model = f"from . import {last.names[0].name}\n"
-    new_line = model.replace(last.names[0].name, module, 1)
-    return "".join(lines[: last.end_lineno] + [new_line] + lines[last.end_lineno :])
-
-
-def _parse(text: str, path: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except SyntaxError as error:
-        raise SchemaError.at(None, f"{path} does not parse: {error}") from None
-
-
-def _replace(text: str, node: ast.expr, replacement: str) -> str:
-    lines = text.splitlines(keepends=True)
-    start = sum(len(line) for line in lines[: node.lineno - 1]) + _chars(
-        lines[node.lineno - 1], node.col_offset
-    )
-    end = sum(len(line) for line in lines[: node.end_lineno - 1]) + _chars(
-        lines[node.end_lineno - 1], node.end_col_offset
-    )
-    return text[:start] + replacement + text[end:]
-
-
-def _chars(line: str, utf8_offset: int) -> int:
-    """ast's column offsets count UTF-8 bytes."""
-    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8"))

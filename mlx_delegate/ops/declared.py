@@ -57,10 +57,15 @@ def _operands(op, b: Emitter, node: Node) -> list:
     return [b.operand(arg, dtype) for arg in args]
 
 
-HANDLERS = HandlerRegistry()
+def declared_handlers(ops) -> HandlerRegistry:
+    """A registry with the handler of each op of `ops` (DECLARED_OPS' entries)."""
+    handlers = HandlerRegistry()
+    for op in ops:
+        _register(handlers, op)
+    return handlers
 
 
-def _register(op) -> None:
+def _register(handlers: HandlerRegistry, op) -> None:
     """Overloads outside core ATen are kept whole: ExecuTorch would decompose
     them (sgn into sign) before we see them."""
     lower = lower_declared_reduction if op.kind == "reduction" else lower_declared
@@ -68,10 +73,9 @@ def _register(op) -> None:
     overloads = [aten_overload(name) for name in op.aten]
     core = [o for o in overloads if torch.Tag.core in o.tags]
     if core:
-        HANDLERS.register(core)(handler)
+        handlers.register(core)(handler)
     if len(core) < len(overloads):
-        HANDLERS.register([o for o in overloads if o not in core], keep_whole=True)(handler)
+        handlers.register([o for o in overloads if o not in core], keep_whole=True)(handler)
 
 
-for _op in DECLARED_OPS:
-    _register(_op)
+HANDLERS = declared_handlers(DECLARED_OPS)

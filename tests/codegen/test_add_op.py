@@ -1,5 +1,5 @@
 """`python -m codegen add-op`: the schema edit, the generation from it, the
-stubs and registrations, every mistake as a located diagnostic (exit 2) that
+stubs (new files: nothing is edited), every mistake as a located diagnostic (exit 2) that
 leaves everything as it was, and one end-to-end run in a copy of the
 repository (test_end_to_end_in_a_copy_of_the_repository)."""
 
@@ -25,11 +25,12 @@ from codegen.render import make_environment
 from codegen.schema_edit import apply, before_declaration, union_member
 
 REPO = Path(__file__).resolve().parents[2]
-PROJECT_FILES = ("mlx_delegate/ops/__init__.py", "mlx_delegate/test/op_cases.py")
+# Where the project lists its handler families and op cases: add-op edits neither.
+PROJECT_FILES = ("mlx_delegate/ops/__init__.py", "testbench/op_cases.py")
 STUBS = (
     "mlx_delegate/ops/scaled_square.py",
     "runtime_cpp/src/ops/scaled_square.cpp",
-    "mlx_delegate/test/op_cases_scaled_square.py",
+    "testbench/op_cases_scaled_square.py",
 )
 TABLE = """\
 /// TODO(add-op): what ScaledSquare computes from its operands and attributes.
@@ -45,12 +46,14 @@ union OpNode {
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch) -> Path:
-    """The schema, generated/ and the two files the registrations edit, in a
-    folder of their own (the working folder)."""
+    """The schema, generated/, the folders the stubs go into and the files that
+    list the handler families and the op cases, in a folder of their own (the
+    working folder)."""
     shutil.copytree(REPO / "schema", tmp_path / "schema")
     shutil.copytree(REPO / "generated", tmp_path / "generated")
-    for path in PROJECT_FILES:
+    for path in STUBS:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    for path in PROJECT_FILES:
         shutil.copy(REPO / path, tmp_path / path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -83,17 +86,10 @@ def drift(schema: str = "schema/schema.fbs", out: str = "generated") -> tuple:
 # ---------------------------------------------------------------- what it writes
 
 
-def _family_names(ops_init: str) -> list[str]:
-    """The names of FAMILY_NAMES in mlx_delegate/ops/__init__.py, in order."""
-    listing = re.search(r"FAMILY_NAMES = \((.*?)\)", ops_init, re.S).group(1)
-    return re.findall(r'"(\w+)"', listing)
-
-
 def test_scaffolds_the_table_the_generated_code_and_the_stubs(project: Path, capsys):
     members = union_members((project / "schema" / "schema.fbs").read_text())
     last = members[-1]
-    cases_before = (project / PROJECT_FILES[1]).read_text()
-    families_before = _family_names((project / PROJECT_FILES[0]).read_text())
+    listings = {path: (project / path).read_text() for path in PROJECT_FILES}
     status, out, err = add(capsys, "ScaledSquare", "--fields", "x: Tid, scale: float = 1.5")
     assert status == 0, err
     schema = (project / "schema" / "schema.fbs").read_text()
@@ -122,12 +118,9 @@ def test_scaffolds_the_table_the_generated_code_and_the_stubs(project: Path, cap
     )
     handler = (project / STUBS[0]).read_text()
     assert "@HANDLERS.register([])" in handler and "raise Unsupported(" in handler
-    # The registrations: the handler module among the families (in order), the
-    # op test module imported after the others.
-    families = _family_names((project / PROJECT_FILES[0]).read_text())
-    assert families == sorted(families_before + ["scaled_square"])
-    cases = (project / PROJECT_FILES[1]).read_text()
-    assert cases == cases_before + "from . import op_cases_scaled_square  # noqa: E402,F401\n"
+    # No registration to edit: the project lists its handler families and op
+    # case modules itself (the end-to-end test below runs both).
+    assert {path: (project / path).read_text() for path in PROJECT_FILES} == listings
     opcode = f"OpCode SCALED_SQUARE = {len(members) + 1}"  # opcodes count from 1
     assert opcode in out and "fill in every TODO(add-op)" in out
 
@@ -162,7 +155,8 @@ def test_dry_run_prints_everything_and_writes_nothing(project: Path, capsys):
     assert "would write generated/cpp/mlx_dispatch.h (changed)" in out
     assert "would write generated/flatc_py/mlxd/ir/ScaledSquareNode.py (missing)" in out
     assert "would write mlx_delegate/ops/scaled_square.py:\n" in out
-    assert "+from . import op_cases_scaled_square  # noqa: E402,F401" in out
+    assert "would write testbench/op_cases_scaled_square.py:\n" in out
+    assert not any(path in out for path in PROJECT_FILES)
 
 
 def test_a_schema_and_output_folder_of_ones_own(tmp_path: Path, monkeypatch, capsys):
@@ -174,7 +168,7 @@ def test_a_schema_and_output_folder_of_ones_own(tmp_path: Path, monkeypatch, cap
     paths = ("--schema", "ir/graph.fbs", "--out", "gen")
     status, _, err = add(capsys, "Foo", "--fields", "x: Tid", *paths)
     assert status == 2
-    assert "mlx_delegate/ops/__init__.py not found" in err and "--no-stubs" in err
+    assert "mlx_delegate/ops not found" in err and "--no-stubs" in err
     assert not (tmp_path / "gen").exists()
     status, _, err = add(capsys, "Foo", "--fields", "x: Tid", *paths, "--no-stubs")
     assert status == 0, err
@@ -325,8 +319,9 @@ def test_schema_edits_follow_the_layout_around_them(before, after):
 def _copy_of_the_repository(target: Path) -> None:
     """What add-op reads and writes, and what the op runs through: the
     codegen package and its templates, the schema, generated/, the Python
-    package and the C++ sources (not build/, .venv, .git)."""
-    for folder in ("codegen", "templates", "schema", "generated", "mlx_delegate", "runtime_cpp"):
+    package, the test bench and the C++ sources (not build/, .venv, .git)."""
+    folders = ("codegen", "templates", "schema", "generated", "mlx_delegate", "testbench")
+    for folder in folders + ("runtime_cpp",):
         shutil.copytree(
             REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -428,7 +423,8 @@ import sys
 from pathlib import Path
 
 from mlx_delegate.inspector import delegates, main_instructions
-from mlx_delegate.test.framework import all_cases, lower, prepare
+from testbench.cases import all_cases
+from testbench.framework import lower, prepare
 
 case = all_cases()["scaled_square"]
 (config,) = case.configs()
@@ -446,10 +442,12 @@ out = Path(sys.argv[1])
 UNFILLED = """
 import torch
 from mlx_delegate.builder import Unsupported
-from mlx_delegate.ops import default_registry, scaled_square
-from mlx_delegate.test.framework import all_cases, prepare
+from mlx_delegate.ops import default_registry, families, scaled_square
+from testbench.cases import all_cases
+from testbench.framework import prepare
 
-default_registry()  # the registry takes the new family module
+assert any(h is scaled_square.HANDLERS for h in (f.HANDLERS for f in families()))
+default_registry()  # the registry takes the new family module, found by listing the package
 try:
     scaled_square.scaled_square(None, None)
 except Unsupported as error:
@@ -462,6 +460,7 @@ except NotImplementedError as error:
 """
 
 
+@pytest.mark.slow  # compiles C++ (about a minute here)
 def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     """Scaffolds `ScaledSquare` (out = x * x * scale) into a copy of the
     repository, checks what the unfilled stubs do, fills them in as a person
@@ -493,7 +492,7 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     assert scaffold.returncode == 0, scaffold.stderr
     exec_stub = copy / "runtime_cpp" / "src" / "ops" / "scaled_square.cpp"
     handler = copy / "mlx_delegate" / "ops" / "scaled_square.py"
-    op_test = copy / "mlx_delegate" / "test" / "op_cases_scaled_square.py"
+    op_test = copy / "testbench" / "op_cases_scaled_square.py"
 
     # The C++ the op needs, compiled in the background meanwhile.
     cxx = Compiler(copy, build)
@@ -539,12 +538,12 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     )
     _fill(
         op_test,
-        "from .op_cases import C, T, case\n",
+        "CASES = Cases()  # this module's op tests\n",
         "",
-        "from ..ops.scaled_square import scaled_square_op\n\n\n"
-        "def _scaled_square(x) -> torch.Tensor:\n"
+        "\n\ndef _scaled_square(x) -> torch.Tensor:\n"
+        "    from mlx_delegate.ops.scaled_square import scaled_square_op\n\n"
         "    return scaled_square_op(x, 1.5)\n\n\n"
-        'case("scaled_square", [C("float32", _scaled_square, T((3, 4)))])\n',
+        'CASES.add("scaled_square", [C("float32", _scaled_square, T((3, 4)))])\n',
     )
     _fill(
         exec_stub,

@@ -10,7 +10,7 @@ from torch import nn
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.inspector import delegates, describe
 from mlx_delegate.partitioner import MLXPartitioner
-from mlx_delegate.test.op_cases_nn import with_stats
+from testbench.op_cases_nn import with_stats
 
 
 def lowered_ops(pte: bytes) -> list[str]:

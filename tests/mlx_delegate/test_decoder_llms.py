@@ -14,7 +14,9 @@ import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate import backends
 from mlx_delegate.inspector import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
-from mlx_delegate.test.models import all_models
+from testbench.models import all_models
+
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
 
 
 def instructions(pte: bytes) -> list[tuple[str, dict, dict]]:

@@ -1,4 +1,4 @@
-"""The model zoo (mlx_delegate/test/models.py) as a pytest collection: one test
+"""The model zoo (testbench/models.py) as a pytest collection: one test
 per model and dtype, through `executorch.runtime` on the CPU plugin. Each
 asserts one delegate, nothing outside it beyond the ops the model lists (with
 their reasons), and the max error to PyTorch eager within the model's tolerance.
@@ -6,8 +6,10 @@ Latency and the XNNPACK comparison are the runner's (run_models), not tested."""
 
 import pytest
 
-from mlx_delegate.test.models import all_models, dtype_label
-from mlx_delegate.test.run_models import run_model
+from testbench.models import all_models, dtype_label
+from testbench.run_models import run_model
+
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
 
 CASES = [(case, dtype) for _, case in sorted(all_models().items()) for dtype in case.dtypes]
 

@@ -16,7 +16,9 @@ import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.inspector import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.quantize_experts import quantize_experts
-from mlx_delegate.test.models import all_models
+from testbench.models import all_models
+
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
 
 FAMILIES = ["qwen3_moe", "mixtral", "deepseek_v3"]
 

@@ -1,59 +1,79 @@
-"""The registered op tests as a pytest collection: one test per configuration.
+"""The op tests (testbench/cases.py) as a pytest collection: one test per work
+unit of testbench/batching.py's plan, named after what it runs.
 
-Configurations that can share an exported program are run in batches
-(mlx_delegate/test/batching.py): the first selected test of a batch runs the
-whole batch (its selected members) and the others read their outcome from it.
-A configuration the batch does not show passing runs alone, in its own test,
-exactly as without batching, so a failure is reported against it. Under
-pytest-xdist, tests/conftest.py sends each batch to one worker."""
+A unit is one configuration (`test_op[case[label]]`), or a batch of
+configurations that share one exported program (`test_op[a[x]+a[y]+b[z]...]`,
+every member named). A batch member that the batch does not show passing runs
+alone inside the batch's test, exactly as without batching, and the test fails
+naming each member that fails alone. `-k NAME` selects the units that hold a
+configuration of NAME; the batches run first (the longest tests: the pytest-xdist
+workers then finish together)."""
+
+from __future__ import annotations
 
 import os
+import traceback
+from typing import Optional
 
 import pytest
+import torch
+import torch.nn.functional as F
 
-from mlx_delegate.test.batching import plan, registered_pairs, run_batch
-from mlx_delegate.test.framework import CROSSCHECK_EVERY, run_config
+from testbench.batching import Pair, all_pairs, plan, run_batch
+from testbench.framework import CROSSCHECK_EVERY, run_config
+from testbench.op_spec import C, Cases, T
+
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
 
 # Every program runs compiled (the default path) against eager; one in four is
 # also run through the interpreter and must give the same bits. The full check,
-# every program: python -m mlx_delegate.test.run_ops.
+# every program: python -m testbench.run_ops.
 os.environ.setdefault(CROSSCHECK_EVERY, "4")
 
-CASES = registered_pairs()
-# (case name, label) -> its batch (list of pairs), for configurations in batches.
-BATCH_OF = {
-    (case.name, config.label): unit
-    for unit in plan(CASES)
-    if len(unit) > 1
-    for case, config in unit
-}
-_BATCHED = {}  # (case name, label) -> Outcome or None (run alone), filled a batch at a time
-_SELECTED = {}  # session -> the (case name, label) it runs
+UNITS = sorted(plan(all_pairs()), key=len, reverse=True)
 
 
-@pytest.mark.parametrize(
-    "case, config", CASES, ids=[f"{case.name}[{config.label}]" for case, config in CASES]
-)
-def test_op(request, case, config):
-    key = (case.name, config.label)
-    if key in BATCH_OF and key not in _BATCHED:
-        selected = _selected(request.session)
-        members = [pair for pair in BATCH_OF[key] if (pair[0].name, pair[1].label) in selected]
-        if len(members) > 1:
-            for pair, outcome in zip(members, run_batch(members, device="cpu")):
-                _BATCHED[(pair[0].name, pair[1].label)] = outcome
-    if _BATCHED.get(key) is not None:
-        return  # passed in its batch
-    outcome = run_config(case, config, device="cpu")
-    assert outcome.passed, outcome.message
+def unit_id(unit: list[Pair]) -> str:
+    return "+".join(f"{case.name}[{config.label}]" for case, config in unit)
 
 
-def _selected(session) -> set:
-    """The configurations this session runs (after -k, --lf, node ids...)."""
-    if session not in _SELECTED:
-        _SELECTED[session] = {
-            (item.callspec.params["case"].name, item.callspec.params["config"].label)
-            for item in session.items
-            if getattr(item, "function", None) is test_op and hasattr(item, "callspec")
-        }
-    return _SELECTED[session]
+@pytest.mark.parametrize("unit", UNITS, ids=[unit_id(u) for u in UNITS])
+def test_op(unit):
+    if len(unit) == 1:
+        outcome = run_config(*unit[0], device="cpu")
+        assert outcome.passed, outcome.message
+        return
+    failures = [
+        problem
+        for pair, outcome in zip(unit, run_batch(unit, device="cpu"))
+        if outcome is None and (problem := _alone(*pair)) is not None
+    ]
+    assert not failures, "\n".join(failures)
+
+
+def _alone(case, config) -> Optional[str]:
+    """Why a batch member fails when run by itself, or None (the others of
+    its batch still run)."""
+    name = f"{case.name}[{config.label}]"
+    try:
+        outcome = run_config(case, config, device="cpu")
+    except Exception:
+        return f"{name}: {traceback.format_exc(limit=-3).strip()}"
+    return None if outcome.passed else f"{name}: {outcome.message}"
+
+
+def test_a_batch_member_that_fails_fails_its_batch_by_name():
+    """The batch's test runs a member the batch moved out alone and names it."""
+    made = Cases()
+    made.add("neg_for_the_batch", [C("ok", torch.neg, T((2, 3)))])
+    # grid_sampler_2d has no handler: nothing is delegated where one delegate is expected.
+    made.add(
+        "grid_sample_for_the_batch", [C("bad", F.grid_sample, T((1, 2, 4, 4)), T((1, 3, 3, 2)))]
+    )
+    unit = [(case, config) for case in made for config in case.configs()]
+    assert plan(unit) == [unit]  # one batch
+    with pytest.raises(AssertionError) as failed:
+        test_op(unit)
+    message = str(failed.value)
+    assert message.startswith("grid_sample_for_the_batch[bad]: expected 1 delegate(s), got 0")
+    assert "neg_for_the_batch" not in message

@@ -19,7 +19,7 @@ from mlx_delegate.ops import default_registry
 from mlx_delegate.builder.registry import target_key
 from mlx_delegate.inspector import delegates, describe
 from mlx_delegate.partitioner import MLXPartitioner
-from mlx_delegate.test.framework import Lambda, check_delegation, Config
+from testbench.framework import Lambda, check_delegation, Config
 
 aten = torch.ops.aten
 

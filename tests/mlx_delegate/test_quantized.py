@@ -4,7 +4,7 @@ each form (affine integers of 1 to 8 bits, Int4Tensor, NVFP4, MXFP8), how
 small the .pte gets, which results equal eager's bit for bit, what is refused,
 and `quantize_weights`. The accuracy matrix (bit widths, groups, granularities,
 float32/bfloat16, dynamic batch) is the op cases in
-mlx_delegate/test/op_cases_quant.py."""
+testbench/op_cases_quant.py."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from mlx_delegate.llm.quantize import quantize_weights
 from mlx_delegate.ops import default_registry
 from mlx_delegate.ops.quantized import pack
 from mlx_delegate.partitioner import MLXPartitioner
-from mlx_delegate.test.op_cases_quant import (
+from testbench.op_cases_quant import (
     asymmetric,
     float_quantized,
     quantized,
@@ -259,7 +259,7 @@ def test_quantize_weights_refuses_what_mlx_cannot_run(scheme, group):
 
 
 def test_a_dequantized_weight_read_twice_is_dequantized_whole_once():
-    from mlx_delegate.test.op_cases_quant import DequantizedTwice
+    from testbench.op_cases_quant import DequantizedTwice
 
     model, x = DequantizedTwice(torch.float32).eval(), torch.randn(3, 256)
     pte = _pte(model, x)
@@ -268,12 +268,13 @@ def test_a_dequantized_weight_read_twice_is_dequantized_whole_once():
     torch.testing.assert_close(got, model(x), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.slow  # exports two language models
 @pytest.mark.parametrize(
     "name, scheme, dtype",
     [("llama", "int4", torch.float32), ("qwen2", "int8", torch.bfloat16)],  # qwen2: tied embeddings
 )
 def test_a_quantized_language_model_runs_every_projection_packed(name, scheme, dtype):
-    from mlx_delegate.test.models import all_models
+    from testbench.models import all_models
 
     case = all_models()[name]
     model, inputs = case.build(dtype)

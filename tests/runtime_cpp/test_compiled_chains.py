@@ -11,7 +11,7 @@ import pytest
 from test_programs import T, graph
 
 from mlx_delegate.ir import schema as ir
-from mlx_delegate.test.framework import interpreted
+from testbench.framework import interpreted
 
 
 @pytest.fixture

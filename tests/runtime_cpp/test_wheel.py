@@ -33,7 +33,7 @@ from cpu_report import best_cpu_plugin, is_x86, runs_here
 from conftest import REPO, build_lock, build_runtime
 
 # One worker builds the wheel (the module's fixtures), for every test here.
-pytestmark = pytest.mark.xdist_group("wheel")
+pytestmark = [pytest.mark.xdist_group("wheel"), pytest.mark.slow]
 
 SITE_PACKAGES = Path(site.getsitepackages()[0])
 LINKED_DEPENDENCIES = ["mlx", "executorch", "scipy_openblas32"]
@@ -170,6 +170,13 @@ def test_wheel_carries_the_runtime_and_codegen_data(wheel):
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "mlxd-run = mlx_delegate._native:mlxd_run_main" in text
+
+
+def test_wheel_carries_no_test_bench(wheel):
+    """The op cases, the model zoo and their runners (testbench/) stay in the checkout."""
+    names = zipfile.ZipFile(wheel).namelist()
+    bench = [n for n in names if n.startswith(("testbench/", "mlx_delegate/test/"))]
+    assert not bench, bench[:10]
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,8 @@ import torch
 from mlx_delegate.asr import audio
 from mlx_delegate.asr.__main__ import main
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 ROOT = Path(__file__).resolve().parents[3]
 NEW_TOKENS = 24
 

@@ -14,7 +14,7 @@ import torch
 
 from mlx_delegate.llm import checkpoint, tiny
 
-pytestmark = pytest.mark.xdist_group("llm")
+pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.slow]
 
 IMPORTS = (
     "import resource, transformers, executorch.exir, mlx_delegate.partitioner, "

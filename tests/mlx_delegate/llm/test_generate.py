@@ -17,7 +17,7 @@ import torch
 from mlx_delegate.inspector import main_instructions
 from mlx_delegate.llm import tiny
 
-pytestmark = pytest.mark.xdist_group("llm")  # one worker builds the shared .pte
+pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.slow]  # one worker builds the shared .pte
 
 ROOT = Path(__file__).resolve().parents[3]
 PROMPT = "the quick brown fox"

@@ -11,7 +11,7 @@ import torch
 from mlx_delegate.llm import checkpoint, tiny
 from mlx_delegate.llm.config import FAMILIES, UnsupportedCheckpoint
 
-pytestmark = pytest.mark.xdist_group("llm")
+pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.slow]
 
 
 def _checkpoint(tmp_path, family):

@@ -24,6 +24,8 @@ from mlx_delegate.inspector import main_instructions
 from mlx_delegate.llm import checkpoint, tiny
 from mlx_delegate.llm.config import MOE_FAMILIES, UnsupportedCheckpoint, from_hf
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 PROMPT = [5, 17, 33, 9, 101, 7, 250, 64, 12, 3]
 NEW_TOKENS = 24
 

@@ -21,7 +21,7 @@ from mlx_delegate.llm.generate import Program, generate_ids
 from mlx_delegate.llm.quantize import FORMATS, quantize_weights
 
 # One worker makes each format's export (the module's fixtures), for every test here.
-pytestmark = pytest.mark.xdist_group("quantize")
+pytestmark = [pytest.mark.xdist_group("quantize"), pytest.mark.slow]
 
 PROMPT = [5, 17, 42, 7, 99]
 TOKENS = 16

@@ -22,6 +22,8 @@ import torch
 
 from mlx_delegate.llm import launch, tensor_parallel, tiny
 
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
+
 ROOT = Path(__file__).resolve().parents[3]
 PROMPT = "the quick brown fox"
 NEW_TOKENS = 24

@@ -1,7 +1,7 @@
 """The window-count rule that the pooling handlers check exported shapes
 against, and that exec_pool applies at run time. Its agreement with the
 runtime, against eager, is the op tests' pooling sweep
-(mlx_delegate/test/op_cases_pool_sweep.py)."""
+(testbench/op_cases_pool_sweep.py)."""
 
 import itertools
 

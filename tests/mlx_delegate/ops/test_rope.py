@@ -13,8 +13,8 @@ from executorch.runtime import Runtime
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from mlx_delegate.inspector import main_instructions
 from mlx_delegate.partitioner import MLXPartitioner
-from mlx_delegate.test import op_cases_rope
-from mlx_delegate.test.framework import all_cases
+from testbench import op_cases_rope
+from testbench.cases import all_cases
 
 
 def instructions(pte: bytes) -> list[tuple[str, dict, dict]]:

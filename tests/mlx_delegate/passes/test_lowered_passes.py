@@ -19,7 +19,7 @@ from mlx_delegate.passes.lowered import (
 )
 from mlx_delegate.passes.lowered.casts import widens
 from mlx_delegate.passes.lowered.listing import listing
-from mlx_delegate.test.op_cases_nn import with_stats
+from testbench.op_cases_nn import with_stats
 
 
 class Fn(torch.nn.Module):

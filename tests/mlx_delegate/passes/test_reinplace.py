@@ -12,7 +12,8 @@ from mlx_delegate.builder import ProgramBuilder, target_key
 from mlx_delegate.ops import default_registry, inplace
 from mlx_delegate.partitioner import MLXPartitioner
 from mlx_delegate.passes.reinplace import reinplace
-from mlx_delegate.test.framework import Lambda, all_cases
+from testbench.cases import all_cases
+from testbench.framework import Lambda
 
 
 def edge_program(fn, *args):

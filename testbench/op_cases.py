@@ -1,126 +1,38 @@
-"""The op tests. Each registered OpTestCase lists its configurations.
-
-Most tests are built from a table: a configuration names a function of the
-inputs (or a module factory) and the specs of its inputs, so one generic
-`SpecCase` builds every model and input. Inputs are drawn from a generator
-seeded per configuration, in ranges valid for the op."""
+"""The op tests of the core ATen ops (arithmetic, unary math, comparisons,
+reductions, linear algebra, shape, indexing, convolution, attention...), in
+CASES. Most are built from a table: a configuration names a function of the
+inputs (or a module factory) and the specs of its inputs (op_spec.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable
 
 import torch
 import torch.nn.functional as F
-from torch.export import Dim
 
-from .framework import DEFAULT_TOLERANCES, Config, Lambda, OpTestCase, register_test
+from .framework import Config
+from .op_spec import (
+    BATCH,
+    C,
+    LONG,
+    LOOSE,
+    M,
+    SEQ,
+    T,
+    Cases,
+    bf16,
+    boolean,
+    f16,
+    f32,
+    i32,
+    i64,
+    i8,
+    ints,
+    u8,
+)
 
-f32, f16, bf16 = torch.float32, torch.float16, torch.bfloat16
-i32, i64, i8, u8, boolean = torch.int32, torch.int64, torch.int8, torch.uint8, torch.bool
-
-
-# ---- inputs -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class T:
-    """An input tensor: shape, dtype and the range its values are drawn from
-    (floats uniform in [low, high), ints in [low, high), `nonzero` skips 0)."""
-
-    shape: tuple = (3, 4)
-    dtype: torch.dtype = f32
-    low: Optional[float] = None
-    high: Optional[float] = None
-    nonzero: bool = False
-    distinct: bool = False  # values are a permutation, so arg-reductions have no ties
-    values: Optional[tuple] = (
-        None  # exact values (nested tuples), where a range cannot hit the case
-    )
-
-    def make(self, gen: torch.Generator) -> torch.Tensor:
-        if self.values is not None:
-            return torch.tensor(self.values, dtype=self.dtype)
-        if self.dtype == boolean:
-            return torch.randint(0, 2, self.shape, generator=gen).bool()
-        if self.distinct:
-            count = max(1, int(torch.Size(self.shape).numel()))
-            return (
-                (torch.randperm(count, generator=gen) - count // 2)
-                .reshape(self.shape)
-                .to(self.dtype)
-            )
-        if self.dtype.is_floating_point:
-            if self.low is None:
-                value = torch.randn(self.shape, generator=gen)
-            else:
-                value = torch.rand(self.shape, generator=gen) * (self.high - self.low) + self.low
-        else:
-            low = -10 if self.low is None else int(self.low)
-            high = 10 if self.high is None else int(self.high)
-            value = torch.randint(low, high, self.shape, generator=gen)
-        if self.nonzero:
-            value = torch.where(value == 0, torch.ones_like(value), value)
-        return value.to(self.dtype)
-
-
-def ints(shape, low, high, dtype=i64) -> T:
-    """Integer values in [low, high), e.g. indices valid for an axis."""
-    return T(shape, dtype, low, high)
-
-
-# ---- the generic case ---------------------------------------------------------
-
-
-class SpecCase(OpTestCase):
-    """A test whose configurations carry `fn` (a function of the inputs) or
-    `module` (a factory), and `inputs` (a tuple of T)."""
-
-    def model(self, config):
-        if "module" in config.args:
-            return config.args["module"]()
-        return Lambda(config.args["fn"])
-
-    def inputs(self, config):
-        gen = torch.Generator().manual_seed(sum(map(ord, self.name + config.label)))
-        return tuple(spec.make(gen) for spec in config.args["inputs"])
-
-
-def C(label: str, fn: Callable, *inputs: T, dynamic=None, **options) -> Config:
-    """A configuration: `fn` applied to inputs made from `inputs`. `dynamic`
-    maps input position -> {axis: Dim}; other options go to Config."""
-    dynamic_shapes = None
-    if dynamic is not None:
-        # Lambda.forward takes *args: its one argument is the tuple of inputs.
-        dynamic_shapes = (tuple(dynamic.get(i) for i in range(len(inputs))),)
-    return Config(label, {"fn": fn, "inputs": inputs}, dynamic_shapes=dynamic_shapes, **options)
-
-
-def M(
-    label: str, module: Callable[[], torch.nn.Module], *inputs: T, dynamic=None, **options
-) -> Config:
-    """A configuration whose model is `module()` (parameters become constants)."""
-    dynamic_shapes = None
-    if dynamic is not None:
-        dynamic_shapes = tuple(dynamic.get(i) for i in range(len(inputs)))
-    return Config(
-        label, {"module": module, "inputs": inputs}, dynamic_shapes=dynamic_shapes, **options
-    )
-
-
-def case(name: str, configs: list[Config], tolerances: Optional[dict] = None) -> None:
-    """Registers a SpecCase named `name` with `configs`."""
-    attrs = {"name": name, "configs": lambda self: configs}
-    if tolerances:
-        attrs["tolerances"] = {**DEFAULT_TOLERANCES, **tolerances}
-    register_test(type(f"{name.strip('_').title().replace('_', '')}Test", (SpecCase,), attrs))
-
-
-BATCH = Dim("batch", min=2, max=64)
-SEQ = Dim("seq", min=2, max=128)
-# For sizes that are sliced: export wants every derived size to stay above 1.
-LONG = Dim("long", min=4, max=128)
-LOOSE = {f32: (1e-3, 1e-3), f16: (2e-2, 2e-2), bf16: (8e-2, 8e-2)}
+CASES = Cases()  # this module's op tests
 
 
 # ---- binary arithmetic ------------------------------------------------------------
@@ -167,9 +79,9 @@ for _name, _op in (("add", torch.add), ("sub", torch.sub), ("mul", torch.mul)):
         ]
     else:
         _configs.append(C("bool", torch.mul, T((3, 4), boolean), T((3, 4), boolean)))
-    case(_name, _configs)
+    CASES.add(_name, _configs)
 
-case(
+CASES.add(
     "rsub",
     [
         C("scalar_minus_tensor", lambda x: 2.0 - x, T()),
@@ -223,7 +135,7 @@ def _div_configs() -> list[Config]:
     return configs
 
 
-case("div", _div_configs())
+CASES.add("div", _div_configs())
 
 
 # ---- unary math -------------------------------------------------------------------
@@ -300,10 +212,10 @@ def _unary_configs(name: str, spec: Unary) -> list[Config]:
 
 
 for _name, _spec in UNARY.items():
-    case(_name, _unary_configs(_name, _spec))
+    CASES.add(_name, _unary_configs(_name, _spec))
 
 
-case(
+CASES.add(
     "pow",
     [
         C("tensor_scalar_square", lambda x: torch.pow(x, 2), T()),
@@ -321,7 +233,7 @@ case(
 # ---- binary selection -------------------------------------------------------------
 
 for _name, _op in (("maximum", torch.maximum), ("minimum", torch.minimum)):
-    case(
+    CASES.add(
         _name,
         [
             C("same_shape", _op, T(), T()),
@@ -334,7 +246,7 @@ for _name, _op in (("maximum", torch.maximum), ("minimum", torch.minimum)):
         ],
     )
 
-case(
+CASES.add(
     "clamp",
     [
         C("both", lambda x: torch.clamp(x, -0.5, 0.5), T()),
@@ -354,7 +266,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "where",
     [
         C("same_shape", torch.where, T((3, 4), boolean), T(), T()),
@@ -381,7 +293,7 @@ COMPARISONS = {
 }
 
 for _name, _op in COMPARISONS.items():
-    case(
+    CASES.add(
         _name,
         [
             C("tensor", _op, T((3, 4), i32, -2, 2), T((3, 4), i32, -2, 2)),
@@ -397,7 +309,7 @@ for _name, _op in COMPARISONS.items():
     )
 
 for _name, _op in (("logical_and", torch.logical_and), ("logical_or", torch.logical_or)):
-    case(
+    CASES.add(
         _name,
         [
             C("bool", _op, T((3, 4), boolean), T((3, 4), boolean)),
@@ -407,7 +319,7 @@ for _name, _op in (("logical_and", torch.logical_and), ("logical_or", torch.logi
         ],
     )
 
-case(
+CASES.add(
     "logical_not",
     [
         C("bool", torch.logical_not, T((3, 4), boolean)),
@@ -420,7 +332,7 @@ case(
 
 # ---- reductions -------------------------------------------------------------------
 
-case(
+CASES.add(
     "sum",
     [
         C("all", torch.sum, T((3, 4))),
@@ -434,7 +346,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "mean",
     [
         C("all", torch.mean, T((3, 4))),
@@ -447,7 +359,7 @@ case(
 )
 
 for _name, _op in (("amax", torch.amax), ("amin", torch.amin)):
-    case(
+    CASES.add(
         _name,
         [
             C("dim", lambda x, o=_op: o(x, dim=-1), T((2, 3, 4))),
@@ -460,7 +372,7 @@ for _name, _op in (("amax", torch.amax), ("amin", torch.amin)):
     )
 
 for _name, _op in (("argmax", torch.argmax), ("argmin", torch.argmin)):
-    case(
+    CASES.add(
         _name,
         [
             C("flattened", lambda x, o=_op: o(x), T((3, 4), distinct=True)),
@@ -476,7 +388,7 @@ for _name, _op in (("argmax", torch.argmax), ("argmin", torch.argmin)):
     )
 
 for _name, _op in (("var", torch.var), ("std", torch.std)):
-    case(
+    CASES.add(
         _name,
         [
             C("all", lambda x, o=_op: o(x), T((3, 4))),
@@ -492,7 +404,7 @@ for _name, _op in (("var", torch.var), ("std", torch.std)):
         tolerances=LOOSE,
     )
 
-case(
+CASES.add(
     "prod",
     [
         C("all", torch.prod, T((3, 4), f32, 0.5, 1.5)),
@@ -509,7 +421,7 @@ case(
 )
 
 for _name, _op in (("any", torch.any), ("all", torch.all)):
-    case(
+    CASES.add(
         _name,
         [
             C("all_axes", lambda x, o=_op: o(x), T((3, 4), boolean)),
@@ -526,7 +438,7 @@ for _name, _op in (("any", torch.any), ("all", torch.all)):
         ],
     )
 
-case(
+CASES.add(
     "cumsum",
     [
         C("dim0", lambda x: torch.cumsum(x, 0), T((3, 4))),
@@ -543,7 +455,7 @@ case(
 # ---- softmax ------------------------------------------------------------------------
 
 for _name, _op in (("_softmax", torch.softmax), ("_log_softmax", torch.log_softmax)):
-    case(
+    CASES.add(
         _name,
         [
             C("last_dim", lambda x, o=_op: o(x, -1), T((3, 4))),
@@ -562,7 +474,7 @@ for _name, _op in (("_softmax", torch.softmax), ("_log_softmax", torch.log_softm
 
 # ---- activations --------------------------------------------------------------------
 
-case(
+CASES.add(
     "relu",
     [
         C("float32", torch.relu, T((3, 4))),
@@ -573,7 +485,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "gelu",
     [
         C("exact", F.gelu, T((3, 4))),
@@ -587,7 +499,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "silu",
     [
         C("float32", F.silu, T((3, 4))),
@@ -599,7 +511,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "leaky_relu",
     [
         C("default_slope", F.leaky_relu, T((3, 4))),
@@ -609,7 +521,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "hardtanh",
     [
         C("default", F.hardtanh, T((3, 4), f32, -3, 3)),
@@ -624,7 +536,7 @@ case(
 
 MATMUL_TOL = {f32: (1e-3, 1e-3), f16: (3e-2, 3e-2), bf16: (1e-1, 1e-1)}
 
-case(
+CASES.add(
     "linear",
     [
         C("bias", F.linear, T((3, 4)), T((5, 4)), T((5,))),
@@ -642,7 +554,7 @@ case(
     tolerances=MATMUL_TOL,
 )
 
-case(
+CASES.add(
     "addmm",
     [
         C("default", torch.addmm, T((3, 5)), T((3, 4)), T((4, 5))),
@@ -659,7 +571,7 @@ case(
     tolerances=MATMUL_TOL,
 )
 
-case(
+CASES.add(
     "mm",
     [
         C("float32", torch.mm, T((3, 4)), T((4, 5))),
@@ -671,7 +583,7 @@ case(
     tolerances=MATMUL_TOL,
 )
 
-case(
+CASES.add(
     "bmm",
     [
         C("float32", torch.bmm, T((2, 3, 4)), T((2, 4, 5))),
@@ -689,7 +601,7 @@ case(
     tolerances=MATMUL_TOL,
 )
 
-case(
+CASES.add(
     "matmul",
     [
         C("2d", torch.matmul, T((3, 4)), T((4, 5))),
@@ -707,7 +619,7 @@ case(
 
 # ---- normalization --------------------------------------------------------------------
 
-case(
+CASES.add(
     "layer_norm",
     [
         C("affine", lambda x, w, b: F.layer_norm(x, (4,), w, b), T((2, 3, 4)), T((4,)), T((4,))),
@@ -720,7 +632,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "native_layer_norm",
     [
         C(
@@ -742,7 +654,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "rms_norm",
     [
         C("weight", lambda x, w: F.rms_norm(x, (4,), w, eps=1e-6), T((2, 3, 4)), T((4,))),
@@ -758,7 +670,7 @@ case(
 
 # ---- embedding --------------------------------------------------------------------------
 
-case(
+CASES.add(
     "embedding",
     [
         C("functional", lambda idx, w: F.embedding(idx, w), ints((5,), 0, 10), T((10, 4))),
@@ -777,7 +689,7 @@ case(
 
 # ---- shape and layout ---------------------------------------------------------------------
 
-case(
+CASES.add(
     "view",
     [
         C("flatten", lambda x: x.view(-1), T((2, 3, 4))),
@@ -790,7 +702,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "reshape",
     [
         C("merge", lambda x: x.reshape(6, 4), T((2, 3, 4))),
@@ -807,7 +719,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "permute",
     [
         C("3d", lambda x: x.permute(2, 0, 1), T((2, 3, 4))),
@@ -817,7 +729,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "transpose",
     [
         C("2d", lambda x: x.transpose(0, 1), T((3, 4))),
@@ -828,7 +740,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "unsqueeze",
     [
         C("front", lambda x: x.unsqueeze(0), T((3, 4))),
@@ -839,7 +751,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "squeeze",
     [
         C("all", lambda x: x.squeeze(), T((1, 3, 1, 4))),
@@ -851,7 +763,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "expand",
     [
         C("leading", lambda x: x.expand(2, 3, 4), T((3, 4))),
@@ -869,7 +781,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "slice",
     [
         C("start_stop", lambda x: x[1:3], T((4, 3))),
@@ -882,7 +794,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "select",
     [
         C("first_axis", lambda x: x[1], T((3, 4))),
@@ -893,7 +805,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "cat",
     [
         C("dim0", lambda x, y: torch.cat([x, y]), T((2, 4)), T((3, 4))),
@@ -916,7 +828,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "stack",
     [
         C("dim0", lambda x, y: torch.stack([x, y]), T((3, 4)), T((3, 4))),
@@ -932,7 +844,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "split",
     [
         C("even", lambda x: torch.split(x, 2), T((4, 3))),
@@ -942,7 +854,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "split_with_sizes",
     [
         C("sizes", lambda x: torch.split(x, [1, 3], 0), T((4, 3))),
@@ -952,7 +864,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "repeat",
     [
         C("2d", lambda x: x.repeat(2, 3), T((2, 3))),
@@ -962,7 +874,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "flip",
     [
         C("one_axis", lambda x: torch.flip(x, [0]), T((3, 4))),
@@ -972,7 +884,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "as_strided",
     [
         C(
@@ -991,7 +903,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "constant_pad_nd",
     [
         C("last_axis", lambda x: F.pad(x, (1, 2)), T((3, 4))),
@@ -1004,7 +916,7 @@ case(
 )
 
 for _name, _op in (("tril", torch.tril), ("triu", torch.triu)):
-    case(
+    CASES.add(
         _name,
         [
             C("default", _op, T((4, 4))),
@@ -1015,7 +927,7 @@ for _name, _op in (("tril", torch.tril), ("triu", torch.triu)):
         ],
     )
 
-case(
+CASES.add(
     "clone",
     [
         C("float32", torch.clone, T((3, 4))),
@@ -1025,7 +937,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "_to_copy",
     [
         C("float32_to_float16", lambda x: x.to(torch.float16), T((3, 4))),
@@ -1043,7 +955,7 @@ case(
 
 # ---- indexing ---------------------------------------------------------------------------
 
-case(
+CASES.add(
     "index_select",
     [
         C("dim0", lambda x, i: torch.index_select(x, 0, i), T((5, 3)), ints((4,), 0, 5)),
@@ -1053,7 +965,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "index",
     [
         C("first_axis", lambda x, i: x[i], T((5, 3)), ints((4,), 0, 5)),
@@ -1072,7 +984,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "gather",
     [
         C("dim1", lambda x, i: torch.gather(x, 1, i), T((3, 4)), ints((3, 2), 0, 4)),
@@ -1082,7 +994,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "scatter_add",
     [
         C("dim0", lambda x, i, s: x.scatter_add(0, i, s), T((4, 3)), ints((2, 3), 0, 4), T((2, 3))),
@@ -1117,7 +1029,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "index_put",
     [
         C("rows", lambda x, v: x.index_put((torch.tensor([2, 0]),), v), T((4, 3)), T((2, 3))),
@@ -1153,7 +1065,7 @@ case(
 
 # ---- creation -----------------------------------------------------------------------------
 
-case(
+CASES.add(
     "arange",
     [
         C("end", lambda x: x + torch.arange(4), T((3, 4))),
@@ -1171,7 +1083,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "full",
     [
         C("float", lambda x: x + torch.full((3, 4), 2.5), T((3, 4))),
@@ -1189,7 +1101,7 @@ case(
 )
 
 for _name, _op in (("zeros", torch.zeros), ("ones", torch.ones)):
-    case(
+    CASES.add(
         _name,
         [
             C("float", lambda x, o=_op: x + o(3, 4), T((3, 4))),
@@ -1209,7 +1121,7 @@ for _name, _op in (
     ("zeros_like", torch.zeros_like),
     ("ones_like", torch.ones_like),
 ):
-    case(
+    CASES.add(
         _name,
         [
             C("float", lambda x, o=_op: x + o(x), T((3, 4))),
@@ -1224,7 +1136,7 @@ for _name, _op in (
 
 CONV_TOL = {f32: (1e-3, 1e-3), f16: (3e-2, 3e-2)}
 
-case(
+CASES.add(
     "conv1d",
     [
         C("bias", F.conv1d, T((2, 3, 8)), T((4, 3, 3)), T((4,))),
@@ -1246,7 +1158,7 @@ case(
     tolerances=CONV_TOL,
 )
 
-case(
+CASES.add(
     "conv2d",
     [
         C("bias", F.conv2d, T((1, 3, 6, 6)), T((4, 3, 3, 3)), T((4,))),
@@ -1276,7 +1188,7 @@ def _aten_conv(x, w, b, stride, padding, dilation, groups=1):
     )
 
 
-case(
+CASES.add(
     "convolution",
     [
         C(
@@ -1309,7 +1221,7 @@ SDPA = F.scaled_dot_product_attention
 ATTN_TOL = {f32: (1e-3, 1e-3), f16: (3e-2, 3e-2), bf16: (1e-1, 1e-1)}
 Q, KV = T((1, 2, 4, 8)), T((1, 2, 6, 8))
 
-case(
+CASES.add(
     "scaled_dot_product_attention",
     [
         C("plain", SDPA, Q, KV, KV),
@@ -1409,7 +1321,7 @@ case(
 
 # ---- runtime sizes ------------------------------------------------------------------------------
 
-case(
+CASES.add(
     "sym_size",
     [
         C(
@@ -1465,7 +1377,7 @@ def _around_grid_sample(x, grid):
 # Sizes only known at run time bring their range checks (sym_size, ge, le, _assert_scalar).
 RUNTIME_SIZE_CHECKS = ("sym_size", "_assert_scalar", "ge", "le")
 
-case(
+CASES.add(
     "two_delegates",
     [
         C(
@@ -1486,13 +1398,3 @@ case(
         ),
     ],
 )
-
-from . import op_cases_math  # noqa: E402,F401
-from . import op_cases_nn  # noqa: E402,F401
-from . import op_cases_control_flow  # noqa: E402,F401
-from . import op_cases_inplace  # noqa: E402,F401
-from . import op_cases_quant  # noqa: E402,F401
-from . import op_cases_rope  # noqa: E402,F401
-from . import op_cases_pool_sweep  # noqa: E402,F401
-from . import op_cases_sample  # noqa: E402,F401
-from . import op_cases_collectives  # noqa: E402,F401

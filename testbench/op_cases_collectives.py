@@ -1,14 +1,15 @@
 """Op tests of AllSum and AllGather (AllSumNode, AllGatherNode) in one
 process, a group of one: both return their input, alone and inside a chain
 of other ops. Their sums across processes are tested by two ring-backend
-processes (tests/mlx_delegate/llm/test_tensor_parallel.py). Registered by
-op_cases."""
+processes (tests/mlx_delegate/llm/test_tensor_parallel.py)."""
 
 from __future__ import annotations
 
 import torch
 
-from .op_cases import C, T, bf16, case, f32
+from .op_spec import C, T, Cases, bf16, f32
+
+CASES = Cases()  # this module's op tests
 
 
 def _all_sum(x: torch.Tensor) -> torch.Tensor:
@@ -29,7 +30,7 @@ def _in_chain(x: torch.Tensor) -> torch.Tensor:
     return collectives.all_gather(collectives.all_sum(x * 2.0, 1) + 1.0, 1).tanh()
 
 
-case(
+CASES.add(
     "all_sum",
     [
         C("f32", _all_sum, T((3, 5))),
@@ -37,7 +38,7 @@ case(
         C("scalar", _all_sum, T((), f32)),
     ],
 )
-case(
+CASES.add(
     "all_gather",
     [
         C("f32", _all_gather, T((3, 5))),

@@ -15,7 +15,7 @@ random, so that every op changes the result and a wrong one shows.
 "max_pool2d_with_indices") to the reason it may run outside the delegate;
 it is empty for nearly every model: the goal is one delegate, nothing outside.
 
-    python -m mlx_delegate.test.run_models [-j N] [--list] [NAMES...]
+    python -m testbench.run_models [-j N] [--list] [NAMES...]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class ModelCase:
     factory: Callable[[], torch.nn.Module]  # fp32, eval, seeded by the caller
     inputs: Callable[[torch.Generator], tuple]
     # The dtypes make test and run_models check here (the CUDA suite,
-    # mlx_delegate/test/cuda_suite, runs every model in fp32, bf16 and fp16).
+    # testbench/cuda_suite, runs every model in fp32, bf16 and fp16).
     dtypes: tuple = (f32,)
     tolerances: dict = field(default_factory=lambda: {f32: FP32, bf16: BF16, f16: FP16})
     outside: dict = field(default_factory=dict)  # op name -> why it may run outside

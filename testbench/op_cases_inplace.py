@@ -9,7 +9,9 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from .op_cases import C, T, case, f32, i32
+from .op_spec import C, T, Cases, f32, i32
+
+CASES = Cases()  # this module's op tests
 
 aten = torch.ops.aten
 
@@ -98,4 +100,4 @@ IN_PLACE = {
     "pow_.Scalar": unary(lambda x: torch.pow(x, 3), 0.5, 2.0),
 }
 
-case("in_place", [make(target) for target, make in IN_PLACE.items()])
+CASES.add("in_place", [make(target) for target, make in IN_PLACE.items()])

@@ -1,12 +1,13 @@
 """Op tests of Sample (SampleNode): the LLM sampler's custom op, greedy and
-top-p, against its eager meaning (mlx_delegate/llm/sampling.py). Registered by
-op_cases."""
+top-p, against its eager meaning (mlx_delegate/llm/sampling.py)."""
 
 from __future__ import annotations
 
 import torch
 
-from .op_cases import C, T, bf16, case, f32
+from .op_spec import C, T, Cases, bf16, f32
+
+CASES = Cases()  # this module's op tests
 
 
 def _sample(logits, temperature, top_p, uniform) -> torch.Tensor:
@@ -20,7 +21,7 @@ def _scalar(value: float) -> T:
 
 
 VOCAB = 300
-case(
+CASES.add(
     "sample",
     [
         C("greedy", _sample, T((1, VOCAB)), _scalar(0.0), _scalar(0.9), _scalar(0.5)),

@@ -1,32 +1,33 @@
 """Op tests for the math ops of issue 7: unary math, bitwise, remainder and
 fmod, logaddexp, logsumexp, cumprod, sorting, roll, slice_scatter, narrow,
-repeat_interleave and the hard/soft activations. Registered by op_cases."""
+repeat_interleave and the hard/soft activations."""
 
 from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
 
-from .op_cases import (
+from .op_spec import (
     BATCH,
-    LOOSE,
-    SEQ,
     C,
+    LOOSE,
     M,
+    SEQ,
     T,
-    Unary,
-    _unary_configs,
+    Cases,
     bf16,
     boolean,
-    case,
     f16,
     f32,
-    i8,
     i32,
     i64,
+    i8,
     ints,
     u8,
 )
+from .op_cases import Unary, _unary_configs
+
+CASES = Cases()  # this module's op tests
 
 INF, NAN = float("inf"), float("nan")
 
@@ -60,10 +61,10 @@ for _name, _spec in MATH_UNARY.items():
         _configs.append(C("bool", _spec.fn, T((3, 4), boolean)))  # square: int64
     if _name == "sign":
         _configs.append(C("zeros_and_infs", _spec.fn, T(values=(0.0, -0.0, INF, -INF, 2.5, -0.5))))
-    case(_name, _configs, tolerances=LOOSE)
+    CASES.add(_name, _configs, tolerances=LOOSE)
 
 # Declared in the schema (mlx: and aten: on LogicalXorNode), nothing hand-written.
-case(
+CASES.add(
     "logical_xor",
     [
         C("bool", torch.logical_xor, T((3, 4), boolean), T((3, 4), boolean)),
@@ -85,7 +86,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "bitwise_not",
     [
         C("int32", torch.bitwise_not, T((3, 4), i32, -100, 100)),
@@ -104,7 +105,7 @@ for _name, _op in (
     ("isposinf", torch.isposinf),
     ("isneginf", torch.isneginf),
 ):
-    case(
+    CASES.add(
         _name,
         [
             C("float32", _op, _SPECIALS),
@@ -118,7 +119,7 @@ for _name, _op in (
 
 # ---- binary math ------------------------------------------------------------------
 
-case(
+CASES.add(
     "atan2",
     [
         C("same_shape", torch.atan2, T(), T()),
@@ -142,7 +143,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "logaddexp",
     [
         C("same_shape", torch.logaddexp, T(), T()),
@@ -162,7 +163,7 @@ case(
 # Divisors are nonzero; both signs on both sides, so the sign rules show.
 _NONZERO = dict(nonzero=True)
 
-case(
+CASES.add(
     "remainder",
     [
         C(
@@ -186,7 +187,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "fmod",
     [
         C(
@@ -208,7 +209,7 @@ for _name, _op in (
     ("bitwise_or", torch.bitwise_or),
     ("bitwise_xor", torch.bitwise_xor),
 ):
-    case(
+    CASES.add(
         _name,
         [
             C("int32", _op, T((3, 4), i32, -100, 100), T((3, 4), i32, -100, 100)),
@@ -223,7 +224,7 @@ for _name, _op in (
 
 # ---- activations ------------------------------------------------------------------
 
-case(
+CASES.add(
     "hardswish",
     [
         C("float32", F.hardswish, T((3, 4), f32, -5, 5)),
@@ -234,7 +235,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "hardsigmoid",
     [
         C("float32", F.hardsigmoid, T((3, 4), f32, -5, 5)),
@@ -245,7 +246,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "mish",
     [
         C("float32", F.mish, T((3, 4), f32, -30, 30)),
@@ -256,7 +257,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "softplus",
     [
         C("default", F.softplus, T((3, 4), f32, -30, 30)),
@@ -280,7 +281,7 @@ case(
 # ---- reductions and scans ---------------------------------------------------------
 
 for _name, _op in (("max", torch.max), ("min", torch.min)):
-    case(
+    CASES.add(
         _name,
         [
             C("all", _op, T((3, 4))),
@@ -292,7 +293,7 @@ for _name, _op in (("max", torch.max), ("min", torch.min)):
         ],
     )
 
-case(
+CASES.add(
     "logsumexp",
     [
         C("dim", lambda x: torch.logsumexp(x, 1), T((3, 4))),
@@ -305,7 +306,7 @@ case(
     tolerances=LOOSE,
 )
 
-case(
+CASES.add(
     "cumprod",
     [
         C("dim0", lambda x: torch.cumprod(x, 0), T((3, 4), f32, 0.5, 1.5)),
@@ -329,7 +330,7 @@ case(
 
 _TIES = T((3, 8), i32, 0, 3)
 
-case(
+CASES.add(
     "sort",
     [
         C("last_dim", lambda x: tuple(torch.sort(x)), T((3, 5), distinct=True)),
@@ -358,7 +359,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "argsort",
     [
         C("last_dim", torch.argsort, T((3, 5), distinct=True)),
@@ -383,7 +384,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "topk",
     [
         C("largest", lambda x: tuple(torch.topk(x, 2)), T((3, 5), distinct=True)),
@@ -411,7 +412,7 @@ case(
 
 # ---- shape ------------------------------------------------------------------------
 
-case(
+CASES.add(
     "roll",
     [
         C("dim", lambda x: torch.roll(x, 1, 0), T((3, 4))),
@@ -422,7 +423,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "narrow",
     [
         C("dim0", lambda x: x.narrow(0, 1, 2), T((4, 3))),
@@ -440,7 +441,7 @@ def _assign_slice(x, y):
     return x
 
 
-case(
+CASES.add(
     "slice_scatter",
     [
         C("dim0", lambda x, y: torch.slice_scatter(x, y, 0, 1, 3), T((4, 3)), T((2, 3))),
@@ -480,7 +481,7 @@ class _RepeatByBuffer(torch.nn.Module):
         return torch.repeat_interleave(x, self.counts, dim=0, output_size=4) * 2
 
 
-case(
+CASES.add(
     "repeat_interleave",
     [
         C("dim", lambda x: torch.repeat_interleave(x, 2, dim=1), T((3, 4))),
@@ -512,4 +513,4 @@ def _checked_item(x, n):
     return x * k
 
 
-case("_assert_scalar", [C("checked_item", _checked_item, T((2, 3)), ints((), 0, 5))])
+CASES.add("_assert_scalar", [C("checked_item", _checked_item, T((2, 3)), ints((), 0, 5))])

@@ -1,8 +1,7 @@
 """Op tests of the vision and NN ops: batch, group and instance norm (and
 batch norm folded into a convolution), convolutions (3-D, transposed),
 pooling, adaptive pooling, upsampling, pixel shuffle, and attention with
-(B, L, D) inputs and broadcast masks. Registered by importing this module
-(the last line of op_cases.py)."""
+(B, L, D) inputs and broadcast masks."""
 
 from __future__ import annotations
 
@@ -10,7 +9,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .op_cases import BATCH, C, M, T, bf16, case, f16, f32, u8
+from .op_spec import BATCH, C, M, T, Cases, bf16, f16, f32, u8
+
+CASES = Cases()  # this module's op tests
 
 NORM_TOL = {f32: (1e-4, 1e-4), f16: (2e-2, 2e-2), bf16: (8e-2, 8e-2)}
 CONV_TOL = {f32: (1e-3, 1e-3), f16: (3e-2, 3e-2), bf16: (1e-1, 1e-1)}
@@ -39,7 +40,7 @@ def _bn_functional(x, mean, var, weight, bias):
     return F.batch_norm(x, mean, var, weight, bias, training=False, eps=1e-3)
 
 
-case(
+CASES.add(
     "batch_norm",
     [
         M("2d_module", lambda: with_stats(nn.BatchNorm2d(3)), T((2, 3, 4, 5))),
@@ -79,7 +80,7 @@ def _conv_bn(conv: nn.Module, bn: nn.Module, dtype=f32):
     return lambda: with_stats(nn.Sequential(conv, bn)).to(dtype)
 
 
-case(
+CASES.add(
     "conv_batch_norm",
     [
         M("conv2d", _conv_bn(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4)), T((2, 3, 5, 5))),
@@ -120,7 +121,7 @@ case(
 
 # ---- group and instance norm ----------------------------------------------------------
 
-case(
+CASES.add(
     "native_group_norm",
     [
         M("affine", lambda: with_stats(nn.GroupNorm(2, 4)), T((2, 4, 3, 3))),
@@ -142,7 +143,7 @@ case(
     tolerances=NORM_TOL,
 )
 
-case(
+CASES.add(
     "instance_norm",
     [
         M("2d", lambda: nn.InstanceNorm2d(3), T((2, 3, 4, 5))),
@@ -162,7 +163,7 @@ case(
 
 # ---- convolution: 3-D and transposed ----------------------------------------------------
 
-case(
+CASES.add(
     "conv3d",
     [
         C("bias", F.conv3d, T((1, 2, 4, 4, 4)), T((3, 2, 2, 2, 2)), T((3,))),
@@ -189,7 +190,7 @@ case(
     tolerances=CONV_TOL,
 )
 
-case(
+CASES.add(
     "conv_transpose1d",
     [
         C("bias", F.conv_transpose1d, T((2, 3, 5)), T((3, 4, 3)), T((4,))),
@@ -220,7 +221,7 @@ case(
     tolerances=CONV_TOL,
 )
 
-case(
+CASES.add(
     "conv_transpose2d",
     [
         C("bias", F.conv_transpose2d, T((1, 3, 4, 4)), T((3, 2, 3, 3)), T((2,))),
@@ -264,7 +265,7 @@ case(
     tolerances=CONV_TOL,
 )
 
-case(
+CASES.add(
     "conv_transpose3d",
     [
         C("bias", F.conv_transpose3d, T((1, 2, 3, 3, 3)), T((2, 3, 2, 2, 2)), T((3,))),
@@ -298,7 +299,7 @@ def _indices(pool, **kw):
     return lambda x: pool(x, return_indices=True, **kw)
 
 
-case(
+CASES.add(
     "max_pool1d",
     [
         C("kernel2", lambda x: F.max_pool1d(x, 2), T((2, 3, 8))),
@@ -317,7 +318,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "max_pool2d",
     [
         C("kernel2", lambda x: F.max_pool2d(x, 2), T((2, 3, 6, 6))),
@@ -340,7 +341,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "max_pool2d_with_indices",
     [
         C("indices", _indices(F.max_pool2d, kernel_size=2), T((2, 2, 4, 6), distinct=True)),
@@ -369,7 +370,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "max_pool3d",
     [
         C("kernel2", lambda x: F.max_pool3d(x, 2), T((1, 2, 4, 4, 4))),
@@ -389,7 +390,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "avg_pool1d",
     [
         C("kernel2", lambda x: F.avg_pool1d(x, 2), T((2, 3, 8))),
@@ -404,7 +405,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "avg_pool2d",
     [
         C("kernel2", lambda x: F.avg_pool2d(x, 2), T((2, 3, 6, 6))),
@@ -434,7 +435,7 @@ case(
 )
 
 # (PyTorch's CPU avg_pool3d has no float16 or bfloat16 kernel to compare with.)
-case(
+CASES.add(
     "avg_pool3d",
     [
         C("kernel2", lambda x: F.avg_pool3d(x, 2), T((1, 2, 4, 4, 4))),
@@ -457,7 +458,7 @@ case(
 
 # ---- adaptive pooling ----------------------------------------------------------------------
 
-case(
+CASES.add(
     "adaptive_avg_pool1d",
     [
         C("divides", lambda x: F.adaptive_avg_pool1d(x, 4), T((2, 3, 8))),
@@ -468,7 +469,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "adaptive_avg_pool2d",
     [
         C("divides", lambda x: F.adaptive_avg_pool2d(x, 2), T((2, 3, 8, 6))),
@@ -481,7 +482,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "adaptive_avg_pool3d",
     [
         C("divides", lambda x: F.adaptive_avg_pool3d(x, 2), T((1, 2, 4, 4, 6))),
@@ -495,7 +496,7 @@ case(
 
 # Adaptive max pooling is rewritten before decomposition (mlx_delegate/passes/adaptive_max_pool.py):
 # divisible sizes into max_pool*_with_indices, others into an op of ours.
-case(
+CASES.add(
     "adaptive_max_pool1d",
     [
         C("divides", lambda x: F.adaptive_max_pool1d(x, 4), T((2, 3, 8))),
@@ -509,7 +510,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "adaptive_max_pool2d",
     [
         C(
@@ -536,7 +537,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "adaptive_max_pool3d",
     [
         C("divides", lambda x: F.adaptive_max_pool3d(x, 2), T((1, 2, 4, 4, 6))),
@@ -563,7 +564,7 @@ def _resize(**kw):
     return lambda x: F.interpolate(x, **kw)
 
 
-case(
+CASES.add(
     "upsample_nearest2d",
     [
         C("scale2", _resize(scale_factor=2), T((2, 3, 4, 5))),
@@ -587,7 +588,7 @@ case(
     ],
 )
 
-case(
+CASES.add(
     "upsample_bilinear2d",
     [
         C("scale2", _resize(scale_factor=2, mode="bilinear"), T((2, 3, 4, 5))),
@@ -618,7 +619,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "upsample_1d",
     [
         C("nearest_scale", _resize(scale_factor=2), T((2, 3, 5))),
@@ -634,7 +635,7 @@ case(
     tolerances=POOL_TOL,
 )
 
-case(
+CASES.add(
     "upsample_3d",
     [
         C("nearest_scale", _resize(scale_factor=2), T((1, 2, 2, 3, 3))),
@@ -658,7 +659,7 @@ case(
 
 # ---- pixel shuffle ------------------------------------------------------------------------
 
-case(
+CASES.add(
     "pixel_shuffle",
     [
         C("factor2", lambda x: F.pixel_shuffle(x, 2), T((2, 8, 3, 3))),
@@ -695,7 +696,7 @@ def _left_padded(q, k, v, m, masked_out=float("-inf")):
     return SDPA(q, k, v, attn_mask=mask)
 
 
-case(
+CASES.add(
     "scaled_dot_product_attention_masks",
     [
         C(

@@ -1,6 +1,6 @@
-"""Runs the model zoo (mlx_delegate/test/models.py).
+"""Runs the model zoo (testbench/models.py).
 
-    python -m mlx_delegate.test.run_models [-j N] [--list] [--runs N] [--no-xnnpack] [NAMES...]
+    python -m testbench.run_models [-j N] [--list] [--runs N] [--no-xnnpack] [NAMES...]
 
 NAMES are models (`llama`) or one dtype of a model (`llama[bfloat16]`). Each
 model is exported once (`torch.export.export(..., strict=False)`), lowered with
@@ -29,8 +29,8 @@ from typing import Iterator, Optional
 
 import torch
 
-from .. import _quiet
-from .._progress import progress
+from mlx_delegate import _quiet
+from mlx_delegate._progress import progress
 from . import tolerance
 from .framework import _flatten, compare, execute_compiled_and_interpreted, to_output
 from .models import ModelCase, all_models, dtype_label
@@ -343,7 +343,7 @@ def _finished(work: list, runs: int, xnnpack: bool, jobs: int) -> Iterator[tuple
 
 def main(argv=None) -> int:
     _quiet.install()
-    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_models")
+    parser = argparse.ArgumentParser(prog="python -m testbench.run_models")
     parser.add_argument(
         "names", nargs="*", help="models to run, or one dtype: llama[bfloat16] (default: all)"
     )

@@ -13,14 +13,16 @@ torchao's own eager result of the same quantized model:
   linear and embedding, with and without NVFP4's
   per-tensor scale.
 
-Registered by importing this module (the last lines of op_cases.py)."""
+"""
 
 from __future__ import annotations
 
 import torch
 from torch import nn
 
-from .op_cases import BATCH, M, T, bf16, case, f32, i8, ints
+from .op_spec import BATCH, M, T, Cases, bf16, f32, i8, ints
+
+CASES = Cases()  # this module's op tests
 
 # The weights are torchao's integers whatever the dtype; what differs is
 # float32 rounding (the weight MLX rebuilds as scale * u + bias), and in
@@ -121,7 +123,7 @@ def _linear_configs():
     ]
 
 
-case("quantized_linear", _linear_configs(), tolerances=QUANT_TOL)
+CASES.add("quantized_linear", _linear_configs(), tolerances=QUANT_TOL)
 
 
 class _EmbedThenProject(nn.Module):
@@ -187,7 +189,7 @@ def _embedding_configs():
     ]
 
 
-case("quantized_embedding", _embedding_configs(), tolerances=QUANT_TOL)
+CASES.add("quantized_embedding", _embedding_configs(), tolerances=QUANT_TOL)
 
 
 def _torchao_ops():
@@ -239,7 +241,7 @@ class DequantizedMatmul(nn.Module):
         return x @ (w.t() if self.how == "linear" else w)
 
 
-case(
+CASES.add(
     "dequantize_affine",
     [
         M("tied_float32", lambda: DequantizedTwice(f32), T((3, IN))),
@@ -260,7 +262,7 @@ case(
 )
 
 MATMUL_IN, MATMUL_OUT = 128, 64
-case(
+CASES.add(
     "quantized_matmul",
     [
         # groups along the inputs (the contraction): x @ P^T
@@ -338,7 +340,7 @@ def with_int4_tensor(module: nn.Module, group: int, dtype=f32, **options) -> nn.
     return module
 
 
-case(
+CASES.add(
     "int4_tensor",
     [
         M("linear_g32", lambda: with_int4_tensor(nn.Linear(IN, OUT), 32), T((2, 5, IN))),
@@ -457,6 +459,6 @@ def _float_configs(mode: str) -> list:
 # float32: the weight's values are exact in float32; what differs from eager is
 # the order of the float32 sums (and NVFP4's per-tensor scale, multiplied into
 # the product, not into each scale). bfloat16: the output's rounding.
-case("nvfp4", _float_configs("nvfp4"), tolerances=QUANT_TOL)
-case("mxfp8", _float_configs("mxfp8"), tolerances=QUANT_TOL)
-case("mxfp4", _float_configs("mxfp4"), tolerances=QUANT_TOL)
+CASES.add("nvfp4", _float_configs("nvfp4"), tolerances=QUANT_TOL)
+CASES.add("mxfp8", _float_configs("mxfp8"), tolerances=QUANT_TOL)
+CASES.add("mxfp4", _float_configs("mxfp4"), tolerances=QUANT_TOL)

@@ -63,23 +63,6 @@ class OpTestCase:
         return self.tolerances.get(dtype, DEFAULT_TOLERANCES.get(dtype, (0.0, 0.0)))
 
 
-REGISTERED: dict[str, OpTestCase] = {}
-
-
-def register_test(cls):
-    case = cls()
-    if not case.name or case.name in REGISTERED:
-        raise ValueError(f"op test {cls.__name__} needs a unique name (got {case.name!r})")
-    REGISTERED[case.name] = case
-    return cls
-
-
-def all_cases() -> dict[str, OpTestCase]:
-    from . import op_cases  # noqa: F401  (registers the cases)
-
-    return REGISTERED
-
-
 @dataclass(frozen=True)
 class Outcome:
     case: str
@@ -191,7 +174,7 @@ def prepare(
     """The model, inputs and eager outputs of a configuration: the RNG seeded
     before the model is built (factories create parameters), then the inputs
     (from the configuration's own seed), then eager. Batched runs
-    (mlx_delegate/test/batching.py) make them the same way. With `dtype`, the
+    (testbench/batching.py) make them the same way. With `dtype`, the
     float32 inputs, parameters and buffers are cast to it first (cast_float32)."""
     torch.manual_seed(0)
     model = case.model(config).eval()
@@ -278,7 +261,7 @@ def check_delegation(graph_module: torch.fx.GraphModule, config: Config) -> Opti
 
 
 def compare(case: OpTestCase, expected: list, actual: list) -> Optional[str]:
-    """Why the outputs differ from eager (mlx_delegate/test/tolerance.py), or None."""
+    """Why the outputs differ from eager (testbench/tolerance.py), or None."""
     return outputs_problem(
         [to_output(t) for t in expected],
         [to_output(t) for t in actual],

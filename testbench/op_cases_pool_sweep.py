@@ -7,8 +7,8 @@ starting in the right padding, ceil mode's dropped last window.
 
 Each axis geometry is one pooled axis of a 3-D pool, so one configuration
 checks three of them, and the configurations share exported programs in
-batches (mlx_delegate/test/batching.py): the sweep costs a few programs.
-Registered by importing this module (the last lines of op_cases.py)."""
+batches (testbench/batching.py): the sweep costs a few programs.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 
-from .op_cases import C, T, case
+from .op_spec import C, T, Cases
 from .op_cases_nn import POOL_TOL
+
+CASES = Cases()  # this module's op tests
 
 # Shorter than, as long as, and longer than the kernels.
 LENGTHS = (1, 2, 5)
@@ -140,5 +142,5 @@ def avg_pool_configs() -> list:
     return configs
 
 
-case("max_pool_sweep", max_pool_configs(), tolerances=POOL_TOL)
-case("avg_pool_sweep", avg_pool_configs(), tolerances=POOL_TOL)
+CASES.add("max_pool_sweep", max_pool_configs(), tolerances=POOL_TOL)
+CASES.add("avg_pool_sweep", avg_pool_configs(), tolerances=POOL_TOL)

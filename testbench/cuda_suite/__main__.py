@@ -1,4 +1,4 @@
-"""python -m mlx_delegate.test.cuda_suite {export,run} ... (see __init__.py).
+"""python -m testbench.cuda_suite {export,run} ... (see __init__.py).
 
 Imports no torch: `run` must work on a machine without it; `export` imports
 its module (torch, ExecuTorch) only when asked for."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-USAGE = """usage: python -m mlx_delegate.test.cuda_suite export DIR [-j N] [--dtypes fp32,bf16,fp16] [NAMES...]
-       python3 -m mlx_delegate.test.cuda_suite run DIR|DIR.tar.gz --runner PATH/mlxd-run [--device gpu:0]
+USAGE = """usage: python -m testbench.cuda_suite export DIR [-j N] [--dtypes fp32,bf16,fp16] [NAMES...]
+       python3 -m testbench.cuda_suite run DIR|DIR.tar.gz --runner PATH/mlxd-run [--device gpu:0]
 (each command's --help tells more)"""
 
 

@@ -1,11 +1,11 @@
 """The op suite and the model zoo on another machine (a CUDA GPU), in fp32,
 bf16 and fp16, checked against PyTorch eager outputs recorded here.
 
-    python -m mlx_delegate.test.cuda_suite export DIR [-j N] [--dtypes fp32,bf16,fp16] [NAMES...]
-    python3 -m mlx_delegate.test.cuda_suite run DIR --runner build/runtime/mlxd-run --device gpu:0
+    python -m testbench.cuda_suite export DIR [-j N] [--dtypes fp32,bf16,fp16] [NAMES...]
+    python3 -m testbench.cuda_suite run DIR --runner build/runtime/mlxd-run --device gpu:0
 
 `export` (here: torch, ExecuTorch) lowers every op-test configuration
-(framework.all_cases) and every zoo model (models.py) with MLXPartitioner in
+(cases.all_cases) and every zoo model (models.py) with MLXPartitioner in
 each dtype and writes the .pte, its inputs and eager's outputs as mlxd-run
 .bin files, the tolerances and a manifest into DIR, then packs DIR into
 DIR.tar.gz. `run` (there: numpy and the C++ runner only; this package's

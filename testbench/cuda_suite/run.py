@@ -2,7 +2,7 @@
 Python has no ExecuTorch bindings), so nothing here imports torch or
 ExecuTorch, even indirectly.
 
-    python3 -m mlx_delegate.test.cuda_suite run DIR|DIR.tar.gz --runner PATH/mlxd-run
+    python3 -m testbench.cuda_suite run DIR|DIR.tar.gz --runner PATH/mlxd-run
         [--device gpu:0] [-j N] [--dtypes fp32,bf16,fp16] [--work W] [--results R.json]
         [--job-timeout S] [NAMES...]
 
@@ -372,7 +372,7 @@ def make_jobs(suite: Path, outputs: Path, items: list[Item]) -> list[Job]:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m mlx_delegate.test.cuda_suite run")
+    parser = argparse.ArgumentParser(prog="python3 -m testbench.cuda_suite run")
     parser.add_argument("source", type=Path, help="the suite directory or its .tar.gz")
     parser.add_argument("names", nargs="*", help="ops, zoo, op tests, configurations, models")
     parser.add_argument("--runner", type=Path, required=True, help="the mlxd-run executable")

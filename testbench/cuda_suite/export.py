@@ -1,6 +1,6 @@
 """The export side of the CUDA suite (here, with torch and ExecuTorch).
 
-    python -m mlx_delegate.test.cuda_suite export DIR [-j N] [--dtypes fp32,bf16,fp16]
+    python -m testbench.cuda_suite export DIR [-j N] [--dtypes fp32,bf16,fp16]
         [--resume] [--no-archive] [NAMES...]
 
 NAMES: "ops" or "zoo" (a whole suite), an op test ("add"), one of its
@@ -33,7 +33,8 @@ from typing import Optional
 import torch
 
 from .. import models as zoo
-from ..framework import NotApplicable, _flatten, all_cases, lower, prepare
+from ..cases import all_cases
+from ..framework import NotApplicable, _flatten, lower, prepare
 from ..run_models import ModelResult, lower_model, summary
 from .manifest import (
     DTYPES,
@@ -270,7 +271,7 @@ def summarize(items: list[Item], dtypes: list[str]) -> str:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.cuda_suite export")
+    parser = argparse.ArgumentParser(prog="python -m testbench.cuda_suite export")
     parser.add_argument("directory", type=Path)
     parser.add_argument("names", nargs="*", help="ops, zoo, op tests, configurations, models")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)

@@ -40,13 +40,13 @@ from typing import Any, Optional, Sequence
 
 import torch
 
-from .._logging import debug
+from mlx_delegate._logging import debug
+from .cases import all_cases
 from .framework import (
     Config,
     OpTestCase,
     Outcome,
     _flatten,
-    all_cases,
     compare,
     crosschecked,
     execute_compiled_and_interpreted,
@@ -71,8 +71,8 @@ def batchable(config: Config) -> bool:
     return config.dynamic_shapes is None and config.delegates == 1 and not config.fallback
 
 
-def registered_pairs() -> list[Pair]:
-    """Every registered configuration, in the order the runners list them."""
+def all_pairs() -> list[Pair]:
+    """Every op-test configuration (cases.all_cases), in the order the runners list them."""
     return [(case, config) for _, case in sorted(all_cases().items()) for config in case.configs()]
 
 

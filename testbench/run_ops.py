@@ -1,6 +1,6 @@
 """Runs the registered op tests.
 
-    python -m mlx_delegate.test.run_ops [-j N] [--list] [--device cpu] [--export-only] [NAMES...]
+    python -m testbench.run_ops [-j N] [--list] [--device cpu] [--export-only] [NAMES...]
 
 Each configuration exports with MLXPartitioner, checks what was delegated, runs
 the .pte through executorch.runtime and compares with PyTorch eager. Exits 1
@@ -17,10 +17,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from typing import Iterator
 
-from .. import _quiet
-from .._progress import progress
+from mlx_delegate import _quiet
+from mlx_delegate._progress import progress
 from .batching import plan, run_batch
-from .framework import Outcome, all_cases, run_config
+from .cases import all_cases
+from .framework import Outcome, run_config
 
 
 def run_one(name: str, label: str, device: str, execute: bool = True) -> Outcome:
@@ -76,7 +77,7 @@ def _finished_units(units, device: str, execute: bool, jobs: int) -> Iterator[li
 
 def main(argv=None) -> int:
     _quiet.install()
-    parser = argparse.ArgumentParser(prog="python -m mlx_delegate.test.run_ops")
+    parser = argparse.ArgumentParser(prog="python -m testbench.run_ops")
     parser.add_argument("names", nargs="*", help="op tests to run (default: all)")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""The CUDA suite (mlx_delegate/test/cuda_suite) end to end on the CPU plugin:
+"""The CUDA suite (testbench/cuda_suite) end to end on the CPU plugin:
 the export side writes two op configurations and a zoo model, the run side
 runs them through `mlxd-run --batch` in a process where torch and ExecuTorch
 cannot be imported (as on the GPU machine), and recovers from a runner that
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from mlx_delegate.test.cuda_suite import export
+from testbench.cuda_suite import export
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 # Both tests use one export: keep them on one pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("cuda_suite")
+pytestmark = [pytest.mark.xdist_group("cuda_suite"), pytest.mark.slow]
 BUILD_DIR = Path(os.environ.get("MLXD_TEST_BUILD_DIR", REPO / "build" / "runtime"))
 
 # Runs the suite's command with torch and executorch unimportable.
@@ -32,7 +32,7 @@ WITHOUT_TORCH = textwrap.dedent("""
                 raise ImportError(f"{name} may not be imported by the run side")
 
     sys.meta_path.insert(0, Blocked())
-    from mlx_delegate.test.cuda_suite.__main__ import main
+    from testbench.cuda_suite.__main__ import main
 
     sys.exit(main(sys.argv[1:]))
     """)

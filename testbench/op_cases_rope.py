@@ -2,8 +2,7 @@
 rope pattern lowers as one RopeNode (tests/mlx_delegate/test_rope.py checks
 that they do): rotate_half and interleaved pairs, partial rotary, a first
 position given as a number, a tensor or a symbolic size, dynamic lengths and
-three float dtypes. Registered by importing this module (the last lines of
-op_cases.py)."""
+three float dtypes."""
 
 from __future__ import annotations
 
@@ -11,7 +10,9 @@ import torch
 from torch import nn
 from torch.export import Dim
 
-from .op_cases import M, T, bf16, case, f16, f32, ints
+from .op_spec import M, T, Cases, bf16, f16, f32, ints
+
+CASES = Cases()  # this module's op tests
 
 ROPE_TOL = {f32: (1e-4, 1e-4), f16: (2e-2, 2e-2), bf16: (8e-2, 8e-2)}
 TOKENS = Dim("tokens", min=2, max=64)
@@ -70,7 +71,7 @@ def R(label, *inputs, dynamic=None, **options):
 
 
 X = T((1, 4, 6, 16))
-case(
+CASES.add(
     "rope",
     [
         R("half", X, head_dim=16),

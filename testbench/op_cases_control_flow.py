@@ -2,8 +2,7 @@
 configurations, nested, with parameters and several results) and
 `while_loop` (counted, data-dependent, permuting its state, with a
 loop-invariant input), `scan` (several carries and outputs, reversed, with an
-additional input) and `map`. Registered by importing this module (the last lines of
-op_cases.py)."""
+additional input) and `map`."""
 
 from __future__ import annotations
 
@@ -13,7 +12,9 @@ from torch._higher_order_ops.map import map as torch_map
 from torch._higher_order_ops.scan import scan
 from torch._higher_order_ops.while_loop import while_loop
 
-from .op_cases import LONG, C, M, T, case, f32, i64
+from .op_spec import C, LONG, M, T, Cases, f32, i64
+
+CASES = Cases()  # this module's op tests
 
 POSITIVE = T((3, 4), f32, 0.5, 2.0)
 NEGATIVE = T((3, 4), f32, -2.0, -0.5)
@@ -60,7 +61,7 @@ class _LinearBranches(nn.Module):
         return torch.cond(x.sum() > 0, lambda a: self.up(a).relu(), lambda a: self.down(a), (x,))
 
 
-case(
+CASES.add(
     "cond",
     [
         C("then", _sum_is_positive, POSITIVE, T((3, 4))),
@@ -103,7 +104,7 @@ def _with_invariant(x, step):
     return while_loop(lambda i, a: i < 4, lambda i, a: (i + 1, a + step), (start, x))
 
 
-case(
+CASES.add(
     "while_loop",
     [
         C("counted", _counted, T((3, 4))),
@@ -155,7 +156,7 @@ def _scan_closure(xs, weight):
     return scan(combine, torch.zeros_like(xs[0]), xs)
 
 
-case(
+CASES.add(
     "scan",
     [
         C("cumulative_sum", _cumulative_sum, T((5, 3))),
@@ -183,7 +184,7 @@ def _map_closure(xs, y):
     return torch_map(lambda x: (x @ y, (x * x).sum(0)), xs)
 
 
-case(
+CASES.add(
     "map",
     [
         C("elementwise", _map_elementwise, T((4, 3))),

@@ -1,1 +1,0 @@
-"""The op test framework: OpTestCase, its registry and the runner."""
