@@ -204,15 +204,6 @@ void rows_as_float(const mx::array& x, Elt e, int64_t M, int64_t K, float* out) 
   }
 }
 
-// x, bfloat16, as contiguous bfloat16 rows [M, K] (the bits as they are).
-void rows_as_bf16(const mx::array& x, int64_t M, int64_t K, uint16_t* out) {
-  const int64_t k_stride = x.strides().back();
-  for (int64_t m = 0; m < M; ++m) {
-    const uint16_t* row = static_cast<const uint16_t*>(row_of(x, m));
-    for (int64_t k = 0; k < K; ++k) out[m * K + k] = row[k * k_stride];
-  }
-}
-
 // Whether this processor runs vdpbf16ps: its report or MLX_DELEGATE_CPU_FEATURES
 // (a test turns the path off; it cannot turn on what the processor lacks).
 bool bf16_dot_here() {
@@ -239,15 +230,24 @@ void run_widened(const mx::array& x, HalfProblem p) {
   half_run<Widened>(p);
 }
 
-void run_bf16_dot([[maybe_unused]] const mx::array& x, [[maybe_unused]] HalfProblem p) {
 #if defined(__AVX512F__)
+// x, bfloat16, as contiguous bfloat16 rows [M, K] (the bits as they are).
+void rows_as_bf16(const mx::array& x, int64_t M, int64_t K, uint16_t* out) {
+  const int64_t k_stride = x.strides().back();
+  for (int64_t m = 0; m < M; ++m) {
+    const uint16_t* row = static_cast<const uint16_t*>(row_of(x, m));
+    for (int64_t k = 0; k < K; ++k) out[m * K + k] = row[k * k_stride];
+  }
+}
+
+void run_bf16_dot(const mx::array& x, HalfProblem p) {
   thread_local std::vector<uint16_t> xb;
   xb.resize(static_cast<size_t>(p.M * p.K));
   rows_as_bf16(x, p.M, p.K, xb.data());
   p.x_bf = xb.data();
   half_run<Bf16Dot>(p);
-#endif
 }
+#endif
 
 class HalfMatmulCpu : public mx::UnaryPrimitive {
  public:
@@ -279,11 +279,10 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
       }
       p.w = w.data<uint16_t>();
       p.out = out.data<void>();
-      if (path == HalfPath::bf16_dot) {
-        run_bf16_dot(x, p);
-      } else {
-        run_widened(x, p);
-      }
+#if defined(__AVX512F__)
+      if (path == HalfPath::bf16_dot) return run_bf16_dot(x, p);
+#endif
+      run_widened(x, p);
     });
   }
 
