@@ -3,9 +3,14 @@ set, at the products of a decode step of bench/llm.py's 100M llama-like model
 (hidden 768, MLP 2048, 4 KV heads of 64, vocabulary 8192) and a few rows more;
 then the elementwise functions (exp, tanh, sigmoid, erf, SiLU, GELU) on a decode
 step's MLP (2048 values), a 128-token prompt's (128 x 2048) and a Whisper-small
-encoder window's (1500 x 3072).
+encoder window's (1500 x 3072). Last, bfloat16 by bfloat16 both ways in the
+AVX-512 build where the processor has AVX-512 BF16: each weight vector widened
+to float32 (the path before) and vdpbf16ps (half_matmul.cpp's bf16 dot), in
+GFLOP/s, at a decode step's rows (1) and a prompt's (16, 128), with the path
+the kernel chooses.
 
     .venv/bin/python bench/cpu_kernels.py [--isas portable,avx2,avx512] [--threads N]
+        [--tables products,functions,bf16-paths] [--rows 1,4] [--bf16-rows 1,16,128]
 
 Runs build/runtime/mlxd-cpu-kernel-check-<isa> (built with the test plugins:
 runtime_cpp/build.sh --test-plugins), which times, in one process, each product
@@ -50,16 +55,35 @@ def run(isa: str, mode: str, lines: list[str], threads: int | None) -> list[dict
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
+TABLES = ("products", "functions", "bf16-paths")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--isas", default="portable,avx2,avx512")
     parser.add_argument("--rows", default="1,4", help="rows of activations (decode: 1)")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--bf16-rows", default="1,16,128", help="rows of the bf16 paths' table")
+    parser.add_argument("--tables", default=",".join(TABLES), help=f"some of {','.join(TABLES)}")
     args = parser.parse_args(argv)
-    rows = [int(r) for r in args.rows.split(",")]
+    tables = args.tables.split(",")
+    unknown = [t for t in tables if t not in TABLES]
+    if unknown:
+        parser.error(f"unknown table {unknown[0]!r} (known: {', '.join(TABLES)})")
+    isas = args.isas.split(",")
+    if "products" in tables:
+        print_products(isas, [int(r) for r in args.rows.split(",")], args.threads)
+    if "functions" in tables:
+        print_functions(isas, args.threads)
+    if "bf16-paths" in tables:
+        print_bf16_paths(isas, [int(r) for r in args.bf16_rows.split(",")], args.threads)
+    return 0
+
+
+def print_products(isas: list[str], rows: list[int], threads: int | None) -> None:
     print("| kernels | product | rows | out x in | ours (us) | MLX (us) | ours / MLX |")
     print("|---|---|---:|---|---:|---:|---:|")
-    for isa in args.isas.split(","):
+    for isa in isas:
         lines = [
             f"{m} {n} {k} {group} {bits} float32"
             for bits, group in QUANTIZED
@@ -67,11 +91,11 @@ def main(argv=None) -> int:
             for n, k in SHAPES
         ]
         half = [f"{m} {n} {k} bfloat16" for m in rows for n, k in SHAPES]
-        results = run(isa, "bench", lines, args.threads)
+        results = run(isa, "bench", lines, threads)
         if "skipped" in results[0]:
             print(f"| {isa} | {results[0]['skipped']} | | | | | |")
             continue
-        results += run(isa, "half-bench", half, args.threads)
+        results += run(isa, "half-bench", half, threads)
         for r in results:
             f = r["case"].split()
             what = f"int{f[4]} g{f[3]}" if len(f) == 6 else "bf16 weight"
@@ -81,13 +105,16 @@ def main(argv=None) -> int:
                 f"{r['ours_us']:.1f} | {r['mlx_us']:.1f} | {ratio:.2f} |"
             )
     print()
+
+
+def print_functions(isas: list[str], threads: int | None) -> None:
     print("| kernels | function | values | dtype | ours (us) | MLX (us) | ours / MLX |")
     print("|---|---|---:|---|---:|---:|---:|")
-    for isa in args.isas.split(","):
+    for isa in isas:
         lines = [
             f"{f} {n} {d}" for f in ACTIVATIONS for n in ELEMENTS for d in ("float32", "bfloat16")
         ]
-        results = run(isa, "act-bench", lines, args.threads)
+        results = run(isa, "act-bench", lines, threads)
         if "skipped" in results[0]:
             print(f"| {isa} | {results[0]['skipped']} | | | | | |")
             continue
@@ -97,7 +124,34 @@ def main(argv=None) -> int:
                 f"| {isa} ({r['threads']} threads) | {f[0]} | {int(f[1])} | {f[2]} | "
                 f"{r['ours_us']:.1f} | {r['mlx_us']:.1f} | {r['ours_us'] / r['mlx_us']:.2f} |"
             )
-    return 0
+    print()
+
+
+def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> None:
+    """GFLOP/s of the widened path and the bf16 dot, timed in one process."""
+    if "avx512" not in isas:
+        return
+    print(
+        "| kernels | rows | out x in | widened GFLOP/s | bf16 dot GFLOP/s | dot / widened | chosen |"
+    )
+    print("|---|---:|---|---:|---:|---:|---|")
+    results = run(
+        "avx512", "half-bench", [f"{m} {n} {k} bfloat16" for m in rows for n, k in SHAPES], threads
+    )
+    if "skipped" in results[0]:
+        print(f"| avx512 | {results[0]['skipped']} | | | | | |")
+        return
+    for r in results:
+        m, n, k = (int(v) for v in r["case"].split()[:3])
+        if "bf16_dot_us" not in r:
+            print(f"| avx512 | {m} | {n}x{k} | this processor lacks avx512_bf16 | | | |")
+            continue
+        flops = 2.0 * m * n * k / 1e3  # per microsecond: GFLOP/s
+        widened, dot = flops / r["widened_us"], flops / r["bf16_dot_us"]
+        print(
+            f"| avx512 ({r['threads']} threads) | {m} | {n}x{k} | {widened:.1f} | {dot:.1f} | "
+            f"{dot / widened:.2f} | {r['path']} |"
+        )
 
 
 if __name__ == "__main__":

@@ -543,6 +543,8 @@ CASES.add(
         C("no_bias", F.linear, T((2, 3, 4)), T((5, 4))),
         M("module", lambda: torch.nn.Linear(8, 6), T((2, 3, 8))),
         M("module_float16", lambda: torch.nn.Linear(8, 6).half(), T((3, 8), f16)),
+        # bf16 by bf16: the AVX-512 kernels' vdpbf16ps path, K past one vector, odd
+        M("module_bfloat16", lambda: torch.nn.Linear(37, 6).bfloat16(), T((5, 37), bf16)),
         M(
             "module_dynamic",
             lambda: torch.nn.Linear(8, 4, bias=False),

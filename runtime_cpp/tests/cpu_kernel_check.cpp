@@ -7,9 +7,13 @@
 //          (dtypes float32/bfloat16/float16; layout contiguous, strided or batched);
 //          one JSON line each on stdout: the largest difference from MLX's
 //          quantized_matmul on float32 operands, and the largest magnitude there.
-//   half-check: "M N K w_dtype x_dtype layout" lines; x @ w.T of half_matmul.h against
-//          MLX's matmul on float32 operands, as check does.
-//   half-bench: "M N K dtype" lines; ours against MLX's matmul(x, w.T) in that dtype.
+//   half-check: "M N K w_dtype x_dtype layout [out_dtype]" lines; x @ w.T of half_matmul.h
+//          (output in x_dtype unless out_dtype says) against MLX's matmul on float32
+//          operands, as check does, and the path it took
+//          ("widened" or "bf16_dot", half_matmul.h's HalfPath).
+//   half-bench: "M N K dtype" lines; ours against MLX's matmul(x, w.T) in that dtype,
+//          and, where the bf16 dot runs (bfloat16 on AVX-512 BF16), each path
+//          forced: widened_us and bf16_dot_us, their rounds taken in turn.
 //   act-check: "function size dtype layout lo hi [default-min]" lines (functions exp, tanh,
 //          sigmoid, erf, silu, gelu, gelu_tanh; layout contiguous, strided or special: x
 //          uniform in [lo, hi], transposed, or infinities, NaN and the ends of float32's
@@ -33,6 +37,7 @@
 #include <limits>
 #include <vector>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -122,6 +127,14 @@ int check() {
   return 0;
 }
 
+// A number as Python's json reads it (Infinity for an infinite error).
+std::string json_number(double v) {
+  if (std::isinf(v)) return "Infinity";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", v);
+  return text;
+}
+
 // The fastest of five rounds of `reps` calls, in microseconds per call: on a
 // machine shared with other work, the least disturbed round.
 template <typename F>
@@ -135,6 +148,27 @@ double micros(F&& f, int reps) {
     best = std::min(best, d.count() / reps);
   }
   return best;
+}
+
+// Microseconds per call of a and of b, each the fastest of nine rounds of
+// `reps` calls, their rounds taken in turn: a burst of other work on the
+// machine slows both alike, not whichever ran during it.
+std::pair<double, double> micros_in_turn(const std::function<void()>& a,
+                                         const std::function<void()>& b, int reps) {
+  auto round = [reps](const std::function<void()>& f) {
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) f();
+    std::chrono::duration<double, std::micro> d = std::chrono::steady_clock::now() - start;
+    return d.count() / reps;
+  };
+  a();  // warm-up
+  b();
+  double best_a = 1e30, best_b = 1e30;
+  for (int r = 0; r < 9; ++r) {
+    best_a = std::min(best_a, round(a));
+    best_b = std::min(best_b, round(b));
+  }
+  return {best_a, best_b};
 }
 
 int bench() {
@@ -193,10 +227,10 @@ int half_check() {
     if (line.empty()) continue;
     std::istringstream in(line);
     int M, N, K;
-    std::string wd, xd, layout;
-    in >> M >> N >> K >> wd >> xd >> layout;
+    std::string wd, xd, layout, od;
+    in >> M >> N >> K >> wd >> xd >> layout >> od;
     auto [x, w] = make_half(M, N, K, dtype_named(wd), dtype_named(xd), layout, ++seed);
-    auto ours = kernels::half_matmul(x, w, x.dtype());
+    auto ours = kernels::half_matmul(x, w, od.empty() ? x.dtype() : dtype_named(od));
     if (!ours) {
       std::printf("{\"case\": \"%s\", \"taken\": false}\n", line.c_str());
       continue;
@@ -208,9 +242,10 @@ int half_check() {
     bool same_shape = ours->shape() == ref.shape();
     mx::eval({diff, scale});
     std::printf(
-        "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_diff\": %.9g, "
-        "\"max_ref\": %.9g}\n",
-        line.c_str(), same_shape ? "true" : "false", diff.item<float>(), scale.item<float>());
+        "{\"case\": \"%s\", \"taken\": true, \"path\": \"%s\", \"same_shape\": %s, "
+        "\"max_diff\": %.9g, \"max_ref\": %.9g}\n",
+        line.c_str(), kernels::half_path_name(kernels::half_path(x, w)),
+        same_shape ? "true" : "false", diff.item<float>(), scale.item<float>());
   }
   return 0;
 }
@@ -228,8 +263,20 @@ int half_bench() {
     const int reps = std::max(3, static_cast<int>(1e8 / (2.0 * M * N * K)));
     double ours = micros([&] { mx::eval(*kernels::half_matmul(x, w, dtype)); }, reps);
     double mlx = micros([&] { mx::eval(mx::matmul(x, mx::transpose(w))); }, std::max(3, reps / 4));
-    std::printf("{\"case\": \"%s\", \"ours_us\": %.3f, \"mlx_us\": %.3f, \"threads\": %d}\n",
-                line.c_str(), ours, mlx, kernels::threads());
+    std::string paths;
+    using kernels::HalfPath;
+    if (kernels::half_matmul(x, w, dtype, {}, HalfPath::bf16_dot)) {
+      auto [widened, dot] = micros_in_turn(
+          [&] { mx::eval(*kernels::half_matmul(x, w, dtype, {}, HalfPath::widened)); },
+          [&] { mx::eval(*kernels::half_matmul(x, w, dtype, {}, HalfPath::bf16_dot)); }, reps);
+      paths =
+          ", \"widened_us\": " + json_number(widened) + ", \"bf16_dot_us\": " + json_number(dot);
+    }
+    std::printf(
+        "{\"case\": \"%s\", \"path\": \"%s\", \"ours_us\": %.3f, \"mlx_us\": %.3f%s, "
+        "\"threads\": %d}\n",
+        line.c_str(), kernels::half_path_name(kernels::half_path(x, w)), ours, mlx, paths.c_str(),
+        kernels::threads());
   }
   return 0;
 }
@@ -327,14 +374,6 @@ double worst_error(mlxd::ops::Activation f, const mx::array& x, const mx::array&
     worst = std::isnan(err) ? INFINITY : std::max(worst, err);
   }
   return worst;
-}
-
-// A number as Python's json reads it (Infinity for an infinite error).
-std::string json_number(double v) {
-  if (std::isinf(v)) return "Infinity";
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.9g", v);
-  return text;
 }
 
 int act_check() {

@@ -48,12 +48,18 @@ def best_cpu_plugin(backend_dir: Path) -> str:
 
 
 def run_kernel_check(
-    runtime_build: Path, isa: str, mode: str, lines: list[str], threads: Optional[int] = None
+    runtime_build: Path,
+    isa: str,
+    mode: str,
+    lines: list[str],
+    threads: Optional[int] = None,
+    features: Optional[str] = None,
 ) -> list[dict]:
     """runtime_cpp/tests/cpu_kernel_check.cpp's tool of `isa` in `mode` on `lines`,
-    outside any forced processor features: its JSON lines (one `skipped` line
-    where this processor lacks the build's instructions). Skips the test where
-    the build has no such kernels (not x86)."""
+    on the processor's own report, or on `features` forced (MLX_DELEGATE_CPU_FEATURES,
+    cpu_features.h's names): its JSON lines (one `skipped` line where the
+    processor lacks the build's instructions). Skips the test where the build has
+    no such kernels (not x86)."""
     import json
     import os
     import subprocess
@@ -67,6 +73,8 @@ def run_kernel_check(
     env = {k: v for k, v in os.environ.items() if k != "MLX_DELEGATE_CPU_FEATURES"}
     if threads is not None:
         env["MLX_DELEGATE_CPU_THREADS"] = str(threads)
+    if features is not None:
+        env["MLX_DELEGATE_CPU_FEATURES"] = features
     proc = subprocess.run([str(tool), mode], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-4000:]

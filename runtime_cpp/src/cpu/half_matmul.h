@@ -5,6 +5,11 @@
 // output's dtype. MLX 0.32's CPU matmul in half precision instead copies both
 // operands to float32 on every call: the whole weight, for one row.
 //
+// bfloat16 activations by a bfloat16 weight, in the AVX-512 variant on a
+// processor with AVX-512 BF16 (cpu_features.h), take vdpbf16ps instead: both
+// operands stay bfloat16, each instruction multiplies 32 pairs into 16 float32
+// sums (HalfPath::bf16_dot).
+//
 // An MLX primitive (HalfMatmulCpu), compiled per variant like quantized_matmul.h.
 #pragma once
 
@@ -29,9 +34,21 @@ inline constexpr int kHalfMatmulMaxRows = 128;
 // kHalfMatmulMaxRows rows.
 bool half_supports(const mx::array& x, const mx::array& w);
 
+// How a product runs: each weight vector widened to float32 against float32
+// activations, or bfloat16 pairs through vdpbf16ps.
+enum class HalfPath { widened, bf16_dot };
+
+const char* half_path_name(HalfPath path);
+
+// The path half_matmul takes for these operands on this processor.
+HalfPath half_path(const mx::array& x, const mx::array& w);
+
 // x @ w.T accumulated in float32, rounded once to `out_dtype`; std::nullopt when
-// `half_supports` says no or the stream is not the CPU's.
+// `half_supports` says no or the stream is not the CPU's. `path` forces one (the
+// kernel check tool times both); std::nullopt also when the bf16 dot is forced
+// where it cannot run (other dtypes, a processor without AVX-512 BF16).
 std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx::Dtype out_dtype,
-                                     mx::StreamOrDevice s = {});
+                                     mx::StreamOrDevice s = {},
+                                     std::optional<HalfPath> path = std::nullopt);
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA
