@@ -10,7 +10,7 @@ JOBS ?= 2
 .PHONY: demo test setup codegen-check generate runtime bench clean
 
 demo: codegen-check runtime
-	$(PY) -m mlx_delegate.demo
+	$(PY) -m mlx_delegate demo
 
 test: codegen-check runtime
 	$(PY) -m pytest -n $(JOBS) -q

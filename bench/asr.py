@@ -123,7 +123,7 @@ def cpu(args) -> None:
     import torch
 
     from mlx_delegate.asr import audio
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     args.device = "cpu"
     args.transcribe = args.transcribe or REPO / "build" / "runtime" / "mlxd-transcribe"
@@ -168,7 +168,7 @@ def prepare(args) -> None:
     from llm_size import _pack
 
     from mlx_delegate.asr import audio
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     args.prepare.mkdir(parents=True, exist_ok=True)
     for shape in args.shapes:
@@ -251,7 +251,7 @@ def _measure_in_a_process(system, args, checkpoint_dir, out, pte, prompt, dtype,
 
 def child(args) -> None:
     """Prints 'ENCODE_S DECODE_S' for one system."""
-    from mlx_delegate.tensor_bin_format import read_arrays
+    from mlx_delegate.formats.tensor_bin_format import read_arrays
 
     features = read_arrays(args.features)[0][1][0]  # (dtype, array (1, mels, frames))
     prompt = prompt_ids(args.checkpoint)

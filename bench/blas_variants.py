@@ -4,7 +4,7 @@
 
 Each variant runs in its own process (the MLX library a plugin brings in is
 bound to its BLAS once per process), loaded explicitly by path with
-`mlx_delegate.backends.load`, through the plugin's built-in matmul.
+`mlx_delegate.host.backends.load`, through the plugin's built-in matmul.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, sys, numpy as np
-from mlx_delegate import backends
+from mlx_delegate.host import backends
 path, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 backends.load(path)
 b = backends.list()[0]

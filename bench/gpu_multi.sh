@@ -4,10 +4,10 @@
 # inputs made here:
 #   bash .gpu/p3/install.sh && bash bench/gpu_multi.sh MODEL.pte IN.bin [TP_DIR]
 # (e.g. `python -m mlx_delegate demo --out .gpu/multi/transformer.pte` and its inputs
-# written with mlx_delegate.tensor_bin.write_tensors). Builds the host, the delegate,
+# written with mlx_delegate.formats.tensor_bin.write_tensors). Builds the host, the delegate,
 # mlxd-run and the CUDA plugin into /tmp, then prints:
 #   1. the listing: backends.list(), device_count("gpu"), device("gpu:1") (python3 +
-#      ctypes through mlx_delegate.backends; no torch, no ExecuTorch Python needed);
+#      ctypes through mlx_delegate.host.backends; no torch, no ExecuTorch Python needed);
 #   2. memory per device (active, peak, limit) before and after a builtin matmul on
 #      gpu:1 only;
 #   3. MODEL.pte through mlxd-run on DEV0 and on DEV1, and whether the outputs match;
@@ -59,7 +59,7 @@ RUN="$BUILD/mlxd-run"
 echo "== 1-2. devices and memory per device (host C API through ctypes)"
 python3 - "$DEV0" "$DEV1" <<'PY' || echo "listing: FAILED"
 import sys
-from mlx_delegate import backends
+from mlx_delegate.host import backends
 
 dev0, dev1 = sys.argv[1:3]
 backends.load_all()
@@ -97,7 +97,7 @@ done
 python3 - "$WORK/out0.bin" "$WORK/out1.bin" <<'PY' || echo "compare: FAILED"
 import sys
 import numpy as np
-from mlx_delegate.tensor_bin_format import read_arrays
+from mlx_delegate.formats.tensor_bin_format import read_arrays
 a, b = (read_arrays(p) for p in sys.argv[1:3])
 assert len(a) == len(b), (len(a), len(b))
 for i, ((_, x), (_, y)) in enumerate(zip(a, b)):

@@ -194,7 +194,7 @@ def logit_difference(model, prompt: list[int], quantize: Optional[str]) -> float
     from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
     from executorch.runtime import Runtime
 
-    from mlx_delegate.partitioner import MLXPartitioner
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
 
     inputs = (torch.tensor([prompt]), torch.tensor([0]))
     with torch.no_grad():
@@ -232,7 +232,7 @@ def cache_traffic(config: DecoderConfig, max_seq_len: int, dtype: str) -> tuple[
 
 def decode_peak_growth(step, prompt) -> int:
     """The CPU plugin's peak memory above its active memory in one decode step."""
-    from mlx_delegate import backends
+    from mlx_delegate.host import backends
 
     step(prompt, 0)
     active = backends.memory("get_active_memory", "cpu")

@@ -162,7 +162,7 @@ def lower(exported, system: str) -> bytes:
     from executorch.exir import to_edge_transform_and_lower
 
     if system == "ours":
-        from mlx_delegate.partitioner import MLXPartitioner
+        from mlx_delegate.compiler.partitioner import MLXPartitioner
 
         partitioner = [MLXPartitioner()]
     elif system == "xnnpack":
@@ -270,7 +270,7 @@ def time_system(system: str, jobs_file: Path, args) -> int:
         # MLX's Linux wheel multiplies with the reference BLAS it ships; loading our
         # CPU plugin first binds the libmlx.so they share to the plugin's OpenBLAS,
         # so MLX Python and ours run on the same BLAS.
-        from mlx_delegate import backends
+        from mlx_delegate.host import backends
 
         backends.load_all()
     if system != "eager" and not args.threads:
@@ -429,7 +429,7 @@ def settings(args) -> str:
 
 def prepare_gpu(args) -> None:
     """Here: per block size our .pte, the weights, the input and eager's output."""
-    from mlx_delegate.tensor_bin import read_tensors, write_tensors
+    from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 
     out = args.prepare_gpu
     out.mkdir(parents=True, exist_ok=True)
@@ -490,9 +490,9 @@ def _gunzip(source: Path, target: Path) -> Path:
 
 def read_float32_bin(path: Path) -> list[np.ndarray]:
     """The float32 tensors of an mlxd-run .bin file, through the torch- and
-    ExecuTorch-free reader (mlx_delegate/tensor_bin_format.py, numpy and the
+    ExecuTorch-free reader (mlx_delegate/formats/tensor_bin_format.py, numpy and the
     flatbuffers package only), which the GPU side may import."""
-    from mlx_delegate.tensor_bin_format import read_arrays
+    from mlx_delegate.formats.tensor_bin_format import read_arrays
 
     arrays = read_arrays(path)
     for index, (dtype, _) in enumerate(arrays):
@@ -506,7 +506,7 @@ def read_float32_bin(path: Path) -> list[np.ndarray]:
 
 # Ours that need neither ExecuTorch nor torch: the .bin tensor file reader.
 _GPU_MODULES = ("mlx_delegate", "mlx_delegate._quiet", "mlx_delegate._layout",
-                "mlx_delegate._generated", "mlx_delegate.tensor_bin_format")  # fmt: skip
+                "mlx_delegate.formats._generated", "mlx_delegate.formats.tensor_bin_format")  # fmt: skip
 
 
 class _NoExecuTorch:
@@ -515,7 +515,7 @@ class _NoExecuTorch:
 
     @staticmethod
     def find_spec(name, path=None, target=None):
-        if name in _GPU_MODULES or name.startswith("mlx_delegate._generated."):
+        if name in _GPU_MODULES or name.startswith("mlx_delegate.formats._generated."):
             return None
         if name.split(".")[0] in ("executorch", "mlx_delegate"):
             raise ImportError(f"--gpu must not import {name}")

@@ -19,14 +19,14 @@ NVIDIA H100 80GB HBM3 (errors: max |y - eager bf16 on this CPU|):
         64   256 |      1.775 7.3e-04 |      1.190 7.3e-04 |      0.977 7.3e-04
        512  2048 |      8.828 2.8e-02 |      1.766 2.8e-02 |      2.942 2.8e-02
 
-GatherQMM computes in float32 (mlx_delegate/ops/quantized.py says why). In MLX 0.32.4's
+GatherQMM computes in float32 (mlx_delegate/compiler/ops/quantized.py says why). In MLX 0.32.4's
 own Python on the same H100, at Qwen3-30B-A3B's expert shape (128 experts of 768 x 2048,
 top-8), gather_qmm int4 in float32 takes 0.129 / 1.772 / 13.29 ms at 8 / 512 / 4096 rows
 against 0.111 / 0.503 / 2.839 in bf16 (bf16 gather_mm: 0.087 / 0.605 / 4.03, and with the
 rows sorted 0.83 ms at 1024 rows and 1.07 at 4096); sorting does not speed up gather_qmm.
 
 "before" lowers the same program with the expert-gather pattern taken out of
-the registry (mlx_delegate/ops/experts.py), which is what the compiler did
+the registry (mlx_delegate/compiler/ops/experts.py), which is what the compiler did
 before it existed.
 
 Seen here (2 shared cores, load 1.5-4, cpu-openblas plugin, OPENBLAS_NUM_THREADS=1):
@@ -114,7 +114,7 @@ class Float32IO(torch.nn.Module):
 
 @contextmanager
 def without_expert_pattern():
-    from mlx_delegate.ops import default_registry, experts
+    from mlx_delegate.compiler.ops import default_registry, experts
 
     patterns = default_registry()._patterns
     index = patterns.index(experts.gathered_experts_matmul)
@@ -128,7 +128,7 @@ def without_expert_pattern():
 def lowered(model, x, dynamic_shapes=None, device="cpu") -> bytes:
     from executorch.exir import to_edge_transform_and_lower
 
-    from mlx_delegate.partitioner import MLXPartitioner
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
 
     exported = torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
     edge = to_edge_transform_and_lower(exported, partitioner=[MLXPartitioner(device=device)])
@@ -159,8 +159,8 @@ GPU_KINDS = ("before", "after", "int4")
 
 
 def prepare_gpu(out: Path) -> None:
-    from mlx_delegate.quantize_experts import quantize_experts
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.compiler.quantize_experts import quantize_experts
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     out.mkdir(parents=True, exist_ok=True)
     for kind in GPU_KINDS:
@@ -241,8 +241,8 @@ def main(argv=None) -> int:
         torch.set_num_threads(args.threads)
 
     import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-    from mlx_delegate.inspector import main_instructions
-    from mlx_delegate.quantize_experts import quantize_experts
+    from mlx_delegate.tools.inspector import main_instructions
+    from mlx_delegate.compiler.quantize_experts import quantize_experts
 
     model = Prefill(moe_block())
     quantized = quantize_experts(Prefill(moe_block()), "int4", 64)

@@ -107,8 +107,8 @@ def export(size: str, work: Path) -> tuple[Path, Path]:
     from executorch.exir import to_edge_transform_and_lower
     from llama_block import BlockConfig, example_input, seeded_weights, torch_block
 
-    from mlx_delegate.partitioner import MLXPartitioner
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     config = BlockConfig.parse(size)
     model = torch_block(config, seeded_weights(config))
@@ -135,7 +135,7 @@ def worker(pte: str, inputs: str, seconds: float) -> None:
 
     torch.set_num_threads(1)  # only the caller: bench/models.py says why
 
-    from mlx_delegate.tensor_bin import read_tensors
+    from mlx_delegate.formats.tensor_bin import read_tensors
 
     program = Runtime.get().load_program(pte)
     method = program.load_method("forward")

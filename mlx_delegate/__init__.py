@@ -22,7 +22,7 @@ from . import _quiet
 _quiet.install()
 
 # public name -> the module that defines it
-_LAZY = {"MLXPartitioner": "mlx_delegate.partitioner"}
+_LAZY = {"MLXPartitioner": "mlx_delegate.compiler.partitioner"}
 
 __all__ = list(_LAZY)
 

@@ -1,7 +1,7 @@
 """python -m mlx_delegate COMMAND [ARGUMENTS...]
 
 Each command is the `main()` of one module, given the arguments unchanged:
-`python -m mlx_delegate inspect model.pte` is `python -m mlx_delegate.inspector model.pte`.
+`python -m mlx_delegate inspect model.pte` is `python -m mlx_delegate.tools.inspector model.pte`.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ class Command:
 
 COMMANDS = {
     "demo": Command(
-        "mlx_delegate.demo",
+        "mlx_delegate.tools.demo",
         "export a small transformer, run it on the best plugin and compare with PyTorch",
     ),
     "inspect": Command(
-        "mlx_delegate.inspector",
+        "mlx_delegate.tools.inspector",
         "print the MLX delegates of a .pte: slots, instructions, constants",
     ),
     "llm": Command(
@@ -34,7 +34,7 @@ COMMANDS = {
         "export a local LLM checkpoint to a .pte (llm export), or generate text (llm generate)",
     ),
     "precompile-jit": Command(
-        "mlx_delegate.mlx_jit",
+        "mlx_delegate.tools.mlx_jit",
         "precompile the header MLX's CPU JIT includes in every kernel (5x faster kernel builds)",
     ),
 }

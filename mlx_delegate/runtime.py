@@ -36,7 +36,8 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from . import _generated, _native, c_api
+from .formats import _generated
+from .host import _native, c_api
 
 __all__ = [
     "BACKEND_ID",

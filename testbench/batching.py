@@ -245,7 +245,7 @@ class _Batch(torch.nn.Module):
 def _recorder_class():
     # Built on first use: planning (also done by the pytest-xdist controller)
     # imports this module and needs neither ExecuTorch nor the partitioner.
-    from mlx_delegate.partitioner import MLXPartitioner
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
 
     class Recorder(MLXPartitioner):
         """MLXPartitioner noting the configurations with a node of an op whose
@@ -277,7 +277,7 @@ def _plain_kept(partitioner) -> frozenset:
     """What the partitioner keeps whole for a program with nothing to refuse."""
     key = repr([(s.key, s.value) for s in partitioner.delegation_spec.compile_specs])
     if key not in _PLAIN_KEPT:
-        from mlx_delegate.partitioner import MLXPartitioner
+        from mlx_delegate.compiler.partitioner import MLXPartitioner
 
         plain = MLXPartitioner(partitioner.delegation_spec.compile_specs)
         program = torch.export.export(_Identity(), (torch.ones(2),)).run_decompositions({})

@@ -226,7 +226,7 @@ def lower(
     makes the .pte."""
     from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 
-    from mlx_delegate.partitioner import MLXPartitioner
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
 
     exported = torch.export.export(model, inputs, dynamic_shapes=config.dynamic_shapes)
     edge = to_edge_transform_and_lower(

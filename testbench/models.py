@@ -417,7 +417,7 @@ register(
 # ---- mixture of experts ------------------------------------------------------------
 # transformers' `batched_mm` experts (the form that exports: the default,
 # `grouped_mm`, stops on histc, and the eager loop over experts is
-# data-dependent); mlx_delegate/ops/experts.py lowers them to GatherMM.
+# data-dependent); mlx_delegate/compiler/ops/experts.py lowers them to GatherMM.
 MOE = dict(LLM, intermediate_size=64, experts_implementation="batched_mm")
 
 

@@ -13,19 +13,19 @@ CASES = Cases()  # this module's op tests
 
 
 def _all_sum(x: torch.Tensor) -> torch.Tensor:
-    from mlx_delegate import collectives
+    from mlx_delegate.compiler import collectives
 
     return collectives.all_sum(x, 1)
 
 
 def _all_gather(x: torch.Tensor) -> torch.Tensor:
-    from mlx_delegate import collectives
+    from mlx_delegate.compiler import collectives
 
     return collectives.all_gather(x, 1)
 
 
 def _in_chain(x: torch.Tensor) -> torch.Tensor:
-    from mlx_delegate import collectives
+    from mlx_delegate.compiler import collectives
 
     return collectives.all_gather(collectives.all_sum(x * 2.0, 1) + 1.0, 1).tanh()
 

@@ -1,7 +1,7 @@
 """The in-place variants (`relu_`, `add_.Tensor`, ...). A program handed to the
 delegate is functional; the re-inplacing pass turns an op whose first operand
 dies there into its in-place variant. Each configuration here is named after
-the variant it must produce (tests/mlx_delegate/passes/test_reinplace.py
+the variant it must produce (tests/mlx_delegate/compiler/passes/test_reinplace.py
 checks that it does) and runs end to end like any op case."""
 
 from __future__ import annotations

@@ -494,7 +494,7 @@ CASES.add(
 )
 
 
-# Adaptive max pooling is rewritten before decomposition (mlx_delegate/passes/adaptive_max_pool.py):
+# Adaptive max pooling is rewritten before decomposition (mlx_delegate/compiler/passes/adaptive_max_pool.py):
 # divisible sizes into max_pool*_with_indices, others into an op of ours.
 CASES.add(
     "adaptive_max_pool1d",

@@ -380,8 +380,10 @@ def float_quantized(module: nn.Module, mode: str, dtype=f32, tensor_scale: bool 
     from torchao.quantization import quantize_
 
     module = module.to(dtype).eval()
-    if mode == "mxfp4":  # ours: no torchao config makes it (mlx_delegate/quantize_mxfp4.py)
-        from mlx_delegate.quantize_mxfp4 import Mxfp4Tensor
+    if (
+        mode == "mxfp4"
+    ):  # ours: no torchao config makes it (mlx_delegate/compiler/quantize_mxfp4.py)
+        from mlx_delegate.compiler.quantize_mxfp4 import Mxfp4Tensor
 
         weight = Mxfp4Tensor.from_float(module.weight.detach())
         module.weight = nn.Parameter(weight, requires_grad=False)

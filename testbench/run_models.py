@@ -119,7 +119,7 @@ def lower_model(
     keeps `result.stage` at the step running, for the message of an exception."""
     from executorch.exir import to_edge_transform_and_lower
 
-    from mlx_delegate.partitioner import MLXPartitioner
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
 
     result.stage = "build"
     model, inputs = case.build(dtype)

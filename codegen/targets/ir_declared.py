@@ -1,7 +1,7 @@
 """Declared lowering: the IR schema's op tables that carry `mlx: "f"` and
 `aten: "op.overload ..."` map one-to-one onto `mlx::core::f`. For each, this
 target writes the C++ `exec_*` function and a Python table from which the
-compiler registers the ATen overloads (mlx_delegate/ops/declared.py)."""
+compiler registers the ATen overloads (mlx_delegate/compiler/ops/declared.py)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 the op's schema table, and the stubs a person fills in (the Python handler,
 the C++ `exec_*` function, the op test), each marked `TODO(add-op)`. All are new
 files: nothing else is edited, as the project lists its parts itself (the
-handler families: mlx_delegate/ops/__init__.py; the op cases:
+handler families: mlx_delegate/compiler/ops/__init__.py; the op cases:
 testbench/cases.py; the C++ sources: a CMake glob).
 
 Paths are relative to the project root (`--root`)."""
@@ -18,7 +18,7 @@ from ..naming import PYTHON_KEYWORDS
 from ..op_spec import NewField, NewOp
 
 TABLE_TEMPLATE = "add_op/table.fbs.j2"
-HANDLER = "mlx_delegate/ops/{module}.py"
+HANDLER = "mlx_delegate/compiler/ops/{module}.py"
 EXEC = "runtime_cpp/src/ops/{module}.cpp"
 TEST = "testbench/op_cases_{module}.py"
 STUB_TEMPLATES = {

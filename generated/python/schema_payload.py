@@ -1,7 +1,7 @@
 # generated from schema/schema.fbs by templates/ir/payload.py.j2, do not edit
 """The delegate payload's header (`PayloadHeader` in the schema): its layout as a
 `struct` format, magic and alignment, and the id of the delegate backend that
-receives it. The parser is mlx_delegate/serialization.py."""
+receives it. The parser is mlx_delegate/compiler/serialization.py."""
 
 import struct
 

@@ -5,7 +5,7 @@ in `<name>.tokenizer.json`.
 Design. The cross-attention keys and values depend only on the window's audio,
 so `encode` computes them once per 30 s window and `decode` reads them at every
 token. They stay in the delegate as state the two methods share
-(`mlx_delegate/shared_state.py`): ExecuTorch would otherwise copy them out of
+(`mlx_delegate/compiler/shared_state.py`): ExecuTorch would otherwise copy them out of
 the encoder and back into every decoder call (decoder layers x 2 x 1500 x
 d_model values a token: 92 MB a token for large-v3-turbo in fp32), or the
 decoder would recompute them. We chose two methods sharing state over one
@@ -120,9 +120,9 @@ def export_program(
     from executorch.exir import to_edge_transform_and_lower
 
     from .._progress import steps
-    from ..builder.deferred import external_data
-    from ..partitioner import MLXPartitioner
-    from ..shared_state import SharedState
+    from ..compiler.builder.deferred import external_data
+    from ..compiler.partitioner import MLXPartitioner
+    from ..compiler.shared_state import SharedState
 
     model_dir, out = Path(model_dir), Path(out)
     with steps(f"export {model_dir.name}", ["check", "torch.export", "lower", "serialize",

@@ -15,7 +15,7 @@ converted (dtype, quantization, MLX's packing), written to the data file and
 dropped, so the export holds about one tensor at a time, whatever the model's
 size. The data goes to an external `.ptd` rather than into the `.pte` because
 ExecuTorch builds a `.pte` whole in memory before writing it; the `.ptd` is
-written one segment at a time (`mlx_delegate/ptd.py`), and a runtime maps it.
+written one segment at a time (`mlx_delegate/formats/ptd.py`), and a runtime maps it.
 
 Metadata travels as constant methods (`get_max_seq_len`, `get_vocab_size`,
 `get_bos_id`, `get_eos_ids`, `get_family`), which the Python and the C++
@@ -109,8 +109,8 @@ def export_program(
     from executorch.exir import to_edge_transform_and_lower
 
     from .._progress import steps
-    from ..builder.deferred import external_data
-    from ..partitioner import MLXPartitioner
+    from ..compiler.builder.deferred import external_data
+    from ..compiler.partitioner import MLXPartitioner
 
     names = ["check", "quantize", "torch.export", "lower", "serialize", "write"]
     if not quantize:
@@ -194,7 +194,7 @@ class Quantizer:
     ) -> None:
         """`prefix`: the module's name in the model; `amax`: the largest
         magnitude of the whole weight that `module` holds a slice of."""
-        from ..quantize_experts import quantize_experts
+        from ..compiler.quantize_experts import quantize_experts
 
         self.quantization(module, prefix, amax)
         quantize_experts(module, self.quantization.layers, self.quantization.group_size)
@@ -218,9 +218,9 @@ def peak_memory() -> int:
 
 
 def _write_data(path: Path, session) -> int:
-    from .. import ptd
+    from ..formats import ptd
     from .._progress import progress
-    from ..builder.slots import tensor_bytes_view
+    from ..compiler.builder.slots import tensor_bytes_view
 
     path.parent.mkdir(parents=True, exist_ok=True)
     entries = [

@@ -50,7 +50,7 @@ def default_backend(device: Optional[str]) -> str:
     """nccl where the ranks run on GPUs, ring on the CPU."""
     if device is not None:
         return "nccl" if device.startswith("gpu") else "ring"
-    from .. import backends
+    from ..host import backends
 
     return "nccl" if backends.is_available("gpu") else "ring"
 

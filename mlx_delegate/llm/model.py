@@ -347,7 +347,7 @@ class Experts(nn.Module):
 
     Written as transformers' `batched_mm` experts are: for each of the T x
     top_k (token, expert) pairs, bmm(stack[ids], x). Eager, the gather copies a
-    matrix per pair; lowered, `mlx_delegate/ops/experts.py` makes the gather
+    matrix per pair; lowered, `mlx_delegate/compiler/ops/experts.py` makes the gather
     and the product one GatherMM (GatherQMM when quantized) that reads the
     stack in place."""
 

@@ -1,6 +1,6 @@
 """Weight-only quantization of a model's linear and embedding layers with
 torchao, in the forms the MLX delegate lowers to packed weights
-(`mlx_delegate/ops/quantized.py`: quantized matmul, rows gathered then
+(`mlx_delegate/compiler/ops/quantized.py`: quantized matmul, rows gathered then
 dequantized).
 
 The formats (`--quantize`):
@@ -11,7 +11,7 @@ The formats (`--quantize`):
   scale (ExecuTorch's `ExportableNVFP4Tensor`, quantized by torchao's
   `nvfp4_quantize`); MLX's nvfp4 mode.
 - `mxfp4`: E2M1 values with an E8M0 scale per 32 (ours,
-  `mlx_delegate.quantize_mxfp4`: no torchao or ExecuTorch export form makes
+  `mlx_delegate.compiler.quantize_mxfp4`: no torchao or ExecuTorch export form makes
   them; quantized by torchao's `to_mx`); MLX's mxfp4 mode.
 - `mxfp8`: E4M3 values with an E8M0 scale per 32 (ExecuTorch's
   `ExportableMXConfig`); MLX's mxfp8 mode.
@@ -30,7 +30,7 @@ from typing import Optional
 import torch
 from torch import nn
 
-from ..ops.quantized import GROUP_SIZES
+from ..compiler.ops.quantized import GROUP_SIZES
 
 AFFINE = {f"int{bits}": getattr(torch, f"int{bits}") for bits in range(2, 9)}
 # The float formats' group sizes are fixed by the format.
@@ -127,7 +127,7 @@ def _quantize_layer(
         module.weight = nn.Parameter(_nvfp4(module.weight.detach(), amax), requires_grad=False)
         return
     if fmt == "mxfp4":
-        from ..quantize_mxfp4 import Mxfp4Tensor
+        from ..compiler.quantize_mxfp4 import Mxfp4Tensor
 
         module.weight = nn.Parameter(
             Mxfp4Tensor.from_float(module.weight.detach()), requires_grad=False

@@ -7,7 +7,7 @@ reaches `top_p`, and `uniform` picks one of them by inverse CDF. A temperature
 of 0 (or less) is greedy.
 
 The sampler is one custom op, `mlx_delegate::sample`, lowered to one node
-(mlx_delegate/ops/sample.py) that runs only the sampler asked for: in plain
+(mlx_delegate/compiler/ops/sample.py) that runs only the sampler asked for: in plain
 tensor ops, the argmax and the top-p sampler both ran at every step and one
 was picked, and the top-p sampler's sort of a 128,256-token vocabulary took
 1.1 to 2.3 ms of a 1B model's 3 to 4 ms decode step on an H100."""
@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ..run_ahead import RunAhead
+from ..compiler.run_ahead import RunAhead
 
 
 def _top_p(logits, temperature, top_p, uniform) -> torch.Tensor:

@@ -1,5 +1,5 @@
 """Tensor parallelism, Megatron-style: a model split over `ways` processes, one
-per device, summed through the program's collectives (mlx_delegate.collectives).
+per device, summed through the program's collectives (mlx_delegate.compiler.collectives).
 
 Each rank holds its share of every layer:
 - attention: its `heads / ways` query heads and `kv heads / ways` key-value
@@ -46,7 +46,7 @@ from typing import Callable, Optional
 import torch
 from torch import nn
 
-from ..collectives import all_gather, all_sum
+from ..compiler.collectives import all_gather, all_sum
 from .config import DecoderConfig
 from .model import DecoderLM, Experts
 

@@ -11,7 +11,7 @@ import torch
 from executorch.exir import to_edge_transform_and_lower
 
 from mlx_delegate import MLXPartitioner
-from mlx_delegate.tensor_bin import write_tensors
+from mlx_delegate.formats.tensor_bin import write_tensors
 
 
 class Model(torch.nn.Module):

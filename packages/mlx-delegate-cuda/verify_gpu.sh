@@ -25,7 +25,7 @@ python3 -m pip install -q --no-index --no-deps --target "$SITE" /tmp/mlxd-wheels
 
 cd /tmp  # outside the checkout: the installed packages only
 python3 - <<'PY' | tee "$OUT/backends.txt"
-from mlx_delegate import _native, backends
+from mlx_delegate.host import _native, backends
 print("entry point folders:", [str(p) for p in _native.plugin_package_dirs()])
 print("search paths:", backends.search_paths())
 for b in backends.list():
@@ -36,13 +36,13 @@ PY
 cd - > /dev/null
 # The console script's own entry (pip --target leaves an existing bin/ as it was, and the GPU
 # wheels' site already has one).
-(cd /tmp && python3 -c "from mlx_delegate._native import mlxd_run_main; mlxd_run_main()" \
+(cd /tmp && python3 -c "from mlx_delegate.host._native import mlxd_run_main; mlxd_run_main()" \
   "$CASE/mlp.pte" --inputs "$CASE/in.bin" --outputs "$OUT/out.bin" \
   --device gpu:0 --warmup 2 --repeat 20) | tee "$OUT/run.txt"
 python3 - "$CASE/expected.bin" "$OUT/out.bin" <<'PY' | tee "$OUT/compare.txt"
 import sys
 import numpy as np
-from mlx_delegate.tensor_bin_format import read_arrays
+from mlx_delegate.formats.tensor_bin_format import read_arrays
 [(_, expected)], [(_, got)] = read_arrays(sys.argv[1]), read_arrays(sys.argv[2])
 diff = float(np.abs(expected.astype(np.float64) - got).max())
 print(f"max |gpu - torch| = {diff:.3g}")

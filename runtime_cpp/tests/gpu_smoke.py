@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mlx_delegate import backends  # noqa: E402
+from mlx_delegate.host import backends
 
 
 def main() -> int:

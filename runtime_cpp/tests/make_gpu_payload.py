@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mlx_delegate.ir import schema as ir  # noqa: E402
+from mlx_delegate.formats.ir import schema as ir
 
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)

@@ -118,7 +118,7 @@ def export_model(directory: Path, name: str, dtype: str) -> Item:
 
 
 def _write(directory: Path, item: Item, pte: bytes, inputs, expected: list) -> Item:
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     item.files = item_files(item.suite, item.name, item.dtype)
     paths = {key: directory / rel for key, rel in item.files.items()}

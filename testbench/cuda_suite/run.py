@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Optional
 
-from mlx_delegate.tensor_bin_format import TensorFileError, read_arrays
+from mlx_delegate.formats.tensor_bin_format import TensorFileError, read_arrays
 
 from ..tolerance import max_error, outputs_problem
 from .manifest import (

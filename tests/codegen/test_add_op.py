@@ -26,9 +26,9 @@ from codegen.schema_edit import apply, before_declaration, union_member
 
 REPO = Path(__file__).resolve().parents[2]
 # Where the project lists its handler families and op cases: add-op edits neither.
-PROJECT_FILES = ("mlx_delegate/ops/__init__.py", "testbench/op_cases.py")
+PROJECT_FILES = ("mlx_delegate/compiler/ops/__init__.py", "testbench/op_cases.py")
 STUBS = (
-    "mlx_delegate/ops/scaled_square.py",
+    "mlx_delegate/compiler/ops/scaled_square.py",
     "runtime_cpp/src/ops/scaled_square.cpp",
     "testbench/op_cases_scaled_square.py",
 )
@@ -141,7 +141,7 @@ def test_a_second_op_comes_after_the_first(project: Path, capsys):
     assert schema.index("table ScaledSquareNode") < schema.index("table Clamp01Node")
     assert f"OpCode CLAMP01 = {ops + 2}" in out  # opcodes count from 1
     assert drift() == ()
-    assert (project / "mlx_delegate" / "ops" / "clamp01.py").is_file()
+    assert (project / "mlx_delegate" / "compiler" / "ops" / "clamp01.py").is_file()
 
 
 def test_dry_run_prints_everything_and_writes_nothing(project: Path, capsys):
@@ -154,7 +154,7 @@ def test_dry_run_prints_everything_and_writes_nothing(project: Path, capsys):
     assert "+table ScaledSquareNode {" in out and "+  ScaledSquareNode,\n" in out
     assert "would write generated/cpp/mlx_dispatch.h (changed)" in out
     assert "would write generated/flatc_py/mlxd/ir/ScaledSquareNode.py (missing)" in out
-    assert "would write mlx_delegate/ops/scaled_square.py:\n" in out
+    assert "would write mlx_delegate/compiler/ops/scaled_square.py:\n" in out
     assert "would write testbench/op_cases_scaled_square.py:\n" in out
     assert not any(path in out for path in PROJECT_FILES)
 
@@ -168,7 +168,7 @@ def test_a_schema_and_output_folder_of_ones_own(tmp_path: Path, monkeypatch, cap
     paths = ("--schema", "ir/graph.fbs", "--out", "gen")
     status, _, err = add(capsys, "Foo", "--fields", "x: Tid", *paths)
     assert status == 2
-    assert "mlx_delegate/ops not found" in err and "--no-stubs" in err
+    assert "mlx_delegate/compiler/ops not found" in err and "--no-stubs" in err
     assert not (tmp_path / "gen").exists()
     status, _, err = add(capsys, "Foo", "--fields", "x: Tid", *paths, "--no-stubs")
     assert status == 0, err
@@ -234,12 +234,12 @@ def test_every_problem_of_the_field_list_is_reported(project: Path, capsys):
 
 
 def test_an_existing_stub_is_never_overwritten(project: Path, capsys):
-    stub = project / "mlx_delegate" / "ops" / "scaled_square.py"
+    stub = project / "mlx_delegate" / "compiler" / "ops" / "scaled_square.py"
     stub.write_text("# mine\n")
     before = snapshot(project)
     status, _, err = add(capsys, "ScaledSquare", "--fields", "x: Tid")
     assert status == 2
-    assert "mlx_delegate/ops/scaled_square.py exists already" in err
+    assert "mlx_delegate/compiler/ops/scaled_square.py exists already" in err
     assert snapshot(project) == before
 
 
@@ -422,7 +422,7 @@ LOWER = """
 import sys
 from pathlib import Path
 
-from mlx_delegate.inspector import delegates, main_instructions
+from mlx_delegate.tools.inspector import delegates, main_instructions
 from testbench.cases import all_cases
 from testbench.framework import lower, prepare
 
@@ -441,8 +441,8 @@ out = Path(sys.argv[1])
 
 UNFILLED = """
 import torch
-from mlx_delegate.builder import Unsupported
-from mlx_delegate.ops import default_registry, families, scaled_square
+from mlx_delegate.compiler.builder import Unsupported
+from mlx_delegate.compiler.ops import default_registry, families, scaled_square
 from testbench.cases import all_cases
 from testbench.framework import prepare
 
@@ -491,7 +491,7 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     )
     assert scaffold.returncode == 0, scaffold.stderr
     exec_stub = copy / "runtime_cpp" / "src" / "ops" / "scaled_square.cpp"
-    handler = copy / "mlx_delegate" / "ops" / "scaled_square.py"
+    handler = copy / "mlx_delegate" / "compiler" / "ops" / "scaled_square.py"
     op_test = copy / "testbench" / "op_cases_scaled_square.py"
 
     # The C++ the op needs, compiled in the background meanwhile.
@@ -508,7 +508,7 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
     assert result.returncode == 0, result.stderr
     assert (
         "handler: ScaledSquare has no lowering yet "
-        "(TODO(add-op) in mlx_delegate/ops/scaled_square.py)" in result.stdout
+        "(TODO(add-op) in mlx_delegate/compiler/ops/scaled_square.py)" in result.stdout
     )
     assert "test: TODO(add-op): the op tests of ScaledSquare" in result.stdout
 
@@ -541,7 +541,7 @@ def test_end_to_end_in_a_copy_of_the_repository(tmp_path: Path):
         "CASES = Cases()  # this module's op tests\n",
         "",
         "\n\ndef _scaled_square(x) -> torch.Tensor:\n"
-        "    from mlx_delegate.ops.scaled_square import scaled_square_op\n\n"
+        "    from mlx_delegate.compiler.ops.scaled_square import scaled_square_op\n\n"
         "    return scaled_square_op(x, 1.5)\n\n\n"
         'CASES.add("scaled_square", [C("float32", _scaled_square, T((3, 4)))])\n',
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from schema_helpers import generate_error
 
-from mlx_delegate._generated import declared
+from mlx_delegate.formats._generated import declared
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = (REPO / "schema" / "schema.fbs").read_text()
@@ -33,7 +33,7 @@ def test_declarations_reach_both_languages():
 def test_declared_ops_are_registered_for_their_overloads():
     import torch
 
-    from mlx_delegate.ops import default_registry
+    from mlx_delegate.compiler.ops import default_registry
 
     registry = default_registry()
     assert registry.lookup(torch.ops.aten.sin.default) is not None

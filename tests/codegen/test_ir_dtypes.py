@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from schema_helpers import generate_error
 
-from mlx_delegate.ir import dtypes, schema
+from mlx_delegate.formats.ir import dtypes, schema
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = (REPO / "schema" / "schema.fbs").read_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from schema_helpers import generate_error
 
-from mlx_delegate.ir import inspector
+from mlx_delegate.formats.ir import inspector
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = (REPO / "schema" / "schema.fbs").read_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from schema_helpers import generate_error
 
-from mlx_delegate._generated import payload
+from mlx_delegate.formats._generated import payload
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = (REPO / "schema" / "schema.fbs").read_text()

@@ -8,8 +8,8 @@ from executorch.runtime import Runtime
 from torch import nn
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate.inspector import delegates, describe
-from mlx_delegate.partitioner import MLXPartitioner
+from mlx_delegate.tools.inspector import delegates, describe
+from mlx_delegate.compiler.partitioner import MLXPartitioner
 from testbench.op_cases_nn import with_stats
 
 

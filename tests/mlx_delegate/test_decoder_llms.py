@@ -11,9 +11,9 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate import backends
-from mlx_delegate.inspector import main_instructions
-from mlx_delegate.partitioner import MLXPartitioner
+from mlx_delegate.host import backends
+from mlx_delegate.tools.inspector import main_instructions
+from mlx_delegate.compiler.partitioner import MLXPartitioner
 from testbench.models import all_models
 
 pytestmark = pytest.mark.slow  # among the suites that take most of make test

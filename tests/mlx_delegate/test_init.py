@@ -27,7 +27,7 @@ def test_import_mlx_delegate_imports_neither_torch_nor_executorch():
 
 def test_mlx_partitioner_is_the_partitioners_class():
     from mlx_delegate import MLXPartitioner
-    from mlx_delegate.partitioner import MLXPartitioner as defined
+    from mlx_delegate.compiler.partitioner import MLXPartitioner as defined
 
     assert MLXPartitioner is defined
     assert "MLXPartitioner" in dir(mlx_delegate)
@@ -41,9 +41,9 @@ def test_an_unknown_name_is_an_attribute_error():
 
 
 def test_submodules_still_import_by_name():
-    from mlx_delegate import backends
+    from mlx_delegate.host import backends
 
-    assert backends.__name__ == "mlx_delegate.backends"
+    assert backends.__name__ == "mlx_delegate.host.backends"
 
 
 # The lines torchao and torch print when ExecuTorch imports torchao, and when

@@ -71,7 +71,7 @@ def pte(tmp_path_factory) -> Path:
 def test_inspect_is_python_m_mlx_delegate_inspect_and_prints_only_our_lines(pte, capsys):
     """One process that imports executorch: the torchao and pytree lines it would print
     are dropped (mlx_delegate/_quiet.py), and stdout is the inspector module's."""
-    from mlx_delegate import inspector
+    from mlx_delegate.tools import inspector
 
     done = _python_m("mlx_delegate", "inspect", str(pte))
     assert inspector.main([str(pte)]) == done.returncode == 0

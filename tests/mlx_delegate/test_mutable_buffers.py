@@ -9,7 +9,7 @@ from executorch.exir import to_edge_transform_and_lower
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
 from executorch.runtime import Runtime
-from mlx_delegate.partitioner import MLXPartitioner
+from mlx_delegate.compiler.partitioner import MLXPartitioner
 
 
 class RunningSum(torch.nn.Module):

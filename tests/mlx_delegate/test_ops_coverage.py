@@ -1,7 +1,7 @@
-"""python -m mlx_delegate.ops --coverage lists every registered target once, by category."""
+"""python -m mlx_delegate.compiler.ops --coverage lists every registered target once, by category."""
 
-from mlx_delegate.ops import default_registry
-from mlx_delegate.ops.__main__ import coverage, main
+from mlx_delegate.compiler.ops import default_registry
+from mlx_delegate.compiler.ops.__main__ import coverage, main
 
 
 def test_every_target_is_listed_once_under_its_handler_module():

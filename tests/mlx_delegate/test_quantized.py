@@ -15,12 +15,12 @@ from executorch.runtime import Runtime
 from torch import nn
 
 import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
-from mlx_delegate.builder import ProgramBuilder
-from mlx_delegate.inspector import delegates, describe
+from mlx_delegate.compiler.builder import ProgramBuilder
+from mlx_delegate.tools.inspector import delegates, describe
 from mlx_delegate.llm.quantize import quantize_weights
-from mlx_delegate.ops import default_registry
-from mlx_delegate.ops.quantized import pack
-from mlx_delegate.partitioner import MLXPartitioner
+from mlx_delegate.compiler.ops import default_registry
+from mlx_delegate.compiler.ops.quantized import pack
+from mlx_delegate.compiler.partitioner import MLXPartitioner
 from testbench.op_cases_quant import (
     asymmetric,
     float_quantized,

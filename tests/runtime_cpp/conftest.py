@@ -67,11 +67,11 @@ def backend_dir(runtime_build: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def backends(runtime_build: Path):
-    """mlx_delegate.backends with this build's host loaded in this process,
+    """mlx_delegate.host.backends with this build's host loaded in this process,
     with its own plugins (no MLX_BACKEND_PATH)."""
     os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
     os.environ.pop("MLX_BACKEND_PATH", None)
-    from mlx_delegate import backends as b
+    from mlx_delegate.host import backends as b
 
     b.load_all()
     assert b.device("cpu")["backend"]["group"] == "cpu"
@@ -96,13 +96,13 @@ class Scenario:
         check: bool = True,
         warm: bool = False,
     ):
-        """Runs `body` in a fresh Python with `from mlx_delegate import backends`;
+        """Runs `body` in a fresh Python with `from mlx_delegate.host import backends`;
         whatever it assigns to `result` comes back (JSON). `warm`: the process
         is forked from one that has imported torch and executorch.runtime
         (forkserver.py), for bodies that need them."""
         code = (
             "import json, sys\n"
-            "from mlx_delegate import backends\n"
+            "from mlx_delegate.host import backends\n"
             "result = None\n"
             + textwrap.dedent(body)
             + "\nprint('@@RESULT@@' + json.dumps(result))\n"

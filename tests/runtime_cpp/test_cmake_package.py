@@ -16,7 +16,7 @@ import torch
 import delegate_pte as d
 from conftest import build_lock
 from cpu_report import best_cpu_plugin
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 
 CMAKE = str(Path(sys.executable).parent / "cmake")
 CONSUMER = Path(__file__).resolve().parent / "cmake_consumer"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_programs import T, graph
 
-from mlx_delegate.ir import schema as ir
+from mlx_delegate.formats.ir import schema as ir
 from testbench.framework import interpreted
 
 

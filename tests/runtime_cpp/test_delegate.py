@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import delegate_pte as d
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 
 # Loads a .pte with executorch.runtime after `import mlx_delegate.runtime`,
 # runs it on the inputs of IN (a .bin file) and writes the outputs to OUT;
@@ -23,7 +23,7 @@ from mlx_delegate.tensor_bin import read_tensors, write_tensors
 RUN_PTE = """
 import mlx_delegate.runtime as mr
 from executorch.runtime import Runtime
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 rt = Runtime.get()
 result = {"registered": "MLXDelegateBackend" in rt.backend_registry.registered_backend_names}
 try:

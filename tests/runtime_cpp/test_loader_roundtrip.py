@@ -18,8 +18,8 @@ import pytest
 
 from codegen.frontend import load_schema
 from codegen.model import Scalar, Struct, TypeKind
-from mlx_delegate.ir import schema as ir
-from mlx_delegate.serialization import serialize
+from mlx_delegate.formats.ir import schema as ir
+from mlx_delegate.compiler.serialization import serialize
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL = load_schema(REPO / "schema" / "schema.fbs")

@@ -18,7 +18,7 @@ import torch
 
 import delegate_pte as d
 from mlx_delegate import _logging
-from mlx_delegate.tensor_bin import write_tensors
+from mlx_delegate.formats.tensor_bin import write_tensors
 
 ORDER = ("debug", "info", "warning", "error")
 HOST_LINE = re.compile(r"^\[mlx-delegate (debug|info|warning|error)\] (?!MLX_DELEGATE_LOG=)")

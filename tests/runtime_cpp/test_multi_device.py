@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import delegate_pte as d
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 
 # The fake plugins (runtime_cpp/CMakeLists.txt): agpu score 50, 1 GPU, memory
 # figures M = 234; multi-high score 30, 1 GPU, M = 1; zgpu score 100, 2 GPUs,
@@ -199,7 +199,7 @@ def test_two_programs_from_two_threads_through_the_host(runtime_build):
     GIL, so the plugin calls overlap), against numpy."""
     os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
     os.environ.pop("MLX_BACKEND_PATH", None)
-    from mlx_delegate import backends
+    from mlx_delegate.host import backends
 
     backends.load_all()
     shape = (64, 64)

@@ -15,7 +15,7 @@ import pytest
 from cpu_report import best_cpu_plugin
 from test_programs import T, graph
 
-from mlx_delegate.ir import schema as ir
+from mlx_delegate.formats.ir import schema as ir
 
 # (m, k, n): one row, one column, both, and a plain gemm beside them; then ones
 # large enough to split: wide (column blocks), tall (row blocks), gemv both ways.
@@ -29,7 +29,7 @@ def backends(runtime_build, backend_dir):
         pytest.skip("built without scipy-openblas32")
     os.environ["MLX_DELEGATE_HOST_LIB"] = str(runtime_build / "libmlx_delegate_host.so")
     os.environ.pop("MLX_BACKEND_PATH", None)
-    from mlx_delegate import backends as b
+    from mlx_delegate.host import backends as b
 
     b.load_all()
     # cpu-openblas, or the variant of this processor built on it (cpu-avx2, cpu-avx512)

@@ -14,20 +14,20 @@ import torch
 
 import delegate_pte as d
 from conftest import REPO
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 
 # SITE goes on sys.path as PYTHONPATH would put it (these processes are forked from a warm one).
 RUN = """
 import sys
 sys.path.append(SITE)
-from mlx_delegate import _native
+from mlx_delegate.host import _native
 result = {"dirs": [str(p) for p in _native.plugin_package_dirs()],
           "search_paths": backends.search_paths()}
 backends.load_all(allowed=["pkgcpu"])
 result["backends"] = [[b.name, b.path] for b in backends.list()]
 import mlx_delegate.runtime
 from executorch.runtime import Runtime
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 method = Runtime.get().load_program(PTE).load_method("forward")
 write_tensors(OUT, list(method.execute(read_tensors(IN))))
 """
@@ -80,7 +80,7 @@ def test_entry_point_folder_is_searched_and_runs_a_program(scenario, plugin_pack
 def test_mlx_backend_path_alone_decides(scenario, plugin_package, test_plugin_dir):
     result, _ = scenario.run(
         """
-        from mlx_delegate import _native
+        from mlx_delegate.host import _native
         result = {"dirs": [str(p) for p in _native.plugin_package_dirs()],
                   "search_paths": backends.search_paths()}
         """,

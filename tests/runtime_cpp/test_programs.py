@@ -1,4 +1,4 @@
-"""IR programs serialized by the Python side (mlx_delegate.ir.schema, generated
+"""IR programs serialized by the Python side (mlx_delegate.formats.ir.schema, generated
 from schema/schema.fbs) loaded and run by the CPU plugin through the host."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 import torch
 
-from mlx_delegate.ir import inspector
-from mlx_delegate.ir import schema as ir
+from mlx_delegate.formats.ir import inspector
+from mlx_delegate.formats.ir import schema as ir
 
 DT = {
     np.dtype("float32"): ir.DType.Float32,
@@ -739,7 +739,7 @@ def test_fuzzed_payloads_never_crash(runtime_build):
 import random, numpy as np, sys
 sys.path.insert(0, "tests/runtime_cpp")
 from test_programs import _every_op_graph, ir
-from mlx_delegate import backends
+from mlx_delegate.host import backends
 backends.load_all()
 good = ir.encode(_every_op_graph())
 rnd = random.Random(1234)

@@ -1,5 +1,5 @@
 """The C++ runner mlxd-run (no Python, no torch in the process), its batch
-mode, and the .bin tensor format it shares with mlx_delegate.tensor_bin."""
+mode, and the .bin tensor format it shares with mlx_delegate.formats.tensor_bin."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 import torch
 
 import delegate_pte as d
-from mlx_delegate.tensor_bin import DTYPES, TensorFileError, read_tensors, write_tensors
-from mlx_delegate._generated import tensor_file_format
-from mlx_delegate.tensor_bin_format import read_arrays
+from mlx_delegate.formats.tensor_bin import DTYPES, TensorFileError, read_tensors, write_tensors
+from mlx_delegate.formats._generated import tensor_file_format
+from mlx_delegate.formats.tensor_bin_format import read_arrays
 
 
 @pytest.fixture(scope="session")
@@ -138,7 +138,9 @@ def test_tensor_bin_names_the_version_it_cannot_read(tmp_path):
     (tmp_path / "new.bin").write_bytes(newer_version_file())
     with pytest.raises(TensorFileError, match="has format version 3; this build reads version 2"):
         read_tensors(tmp_path / "new.bin")
-    with pytest.raises(TensorFileError, match="write it again with mlx_delegate.tensor_bin"):
+    with pytest.raises(
+        TensorFileError, match="write it again with mlx_delegate.formats.tensor_bin"
+    ):
         read_arrays(tmp_path / "new.bin")
 
 
@@ -347,7 +349,7 @@ def test_bad_inputs_are_errors(runner, add_model, tmp_path):
     assert_no_crash(proc)
     assert proc.returncode == 1, proc.stderr
     assert "version-1 raw layout; this build reads version 2" in proc.stderr
-    assert "write it again with mlx_delegate.tensor_bin" in proc.stderr
+    assert "write it again with mlx_delegate.formats.tensor_bin" in proc.stderr
 
     (tmp_path / "new.bin").write_bytes(newer_version_file())
     proc = run(runner, add_model, "--inputs", tmp_path / "new.bin", "--outputs", tmp_path / "o")

@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 import torch
 
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 
 # Runs PTE on IN's tensors through executorch.runtime after `import mlx_delegate.runtime`, with
 # the plain CPU backend (the static library has only that one; the plugin build is told to
 # load only that one, so both run the same MLX with the same BLAS).
 RUN = """
-from mlx_delegate import backends
+from mlx_delegate.host import backends
 backends.load_all(blocked=["cpu-openblas", "cpu-avx2", "cpu-avx512"])
 import mlx_delegate.runtime as mr
 from executorch.runtime import Runtime
-from mlx_delegate.tensor_bin import read_tensors, write_tensors
+from mlx_delegate.formats.tensor_bin import read_tensors, write_tensors
 method = Runtime.get().load_program(PTE).load_method("forward")
 write_tensors(OUT, list(method.execute(read_tensors(IN))))
 result = {"backends": [[b.name, b.path] for b in backends.list()],

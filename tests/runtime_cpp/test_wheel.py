@@ -48,7 +48,8 @@ root_type Point;
 EXPORT_AND_RUN = """
 import json, sys, torch
 from executorch.exir import to_edge_transform_and_lower
-from mlx_delegate import MLXPartitioner, backends
+from mlx_delegate import MLXPartitioner
+from mlx_delegate.host import backends
 import mlx_delegate, mlx_delegate.runtime
 from executorch.runtime import Runtime
 
@@ -169,7 +170,7 @@ def test_wheel_carries_the_runtime_and_codegen_data(wheel):
         assert name in names, name
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "mlxd-run = mlx_delegate._native:mlxd_run_main" in text
+    assert "mlxd-run = mlx_delegate.host._native:mlxd_run_main" in text
 
 
 def test_wheel_carries_no_test_bench(wheel):
@@ -241,7 +242,7 @@ def test_installed_wheel_runs_on_its_openblas_plugin(installed):
     scores, and outscores the plain CPU plugin."""
     code = (
         "import json\n"
-        "from mlx_delegate import backends\n"
+        "from mlx_delegate.host import backends\n"
         "print(json.dumps({'list': [b.name for b in backends.list()], 'report': "
         "{c.path.rsplit('/', 1)[1]: [c.status, c.reason] for c in backends.report()}}))"
     )
@@ -266,7 +267,7 @@ def test_installed_package_exports_and_runs_a_model(installed):
     assert result["max_diff"] < 1e-5
 
     # The console script runs the installed runner on the exported program.
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.formats.tensor_bin import write_tensors
     import torch
 
     work = installed["work"]

@@ -1,5 +1,5 @@
 /* C API of the mlx-delegate ExecuTorch backend library (libmlx_delegate.so),
- * for ctypes (mlx_delegate/c_api.py) and the runners. The backend itself is
+ * for ctypes (mlx_delegate/host/c_api.py) and the runners. The backend itself is
  * registered with ExecuTorch by the library's static initializer; these calls
  * only ask about it and set its process-wide options. No C++ exception
  * escapes. */

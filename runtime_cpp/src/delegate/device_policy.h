@@ -26,7 +26,7 @@
 namespace mlxd::delegate {
 
 // Loads the plugins once (unless the application already loaded some, e.g.
-// through mlx_delegate.backends.load_all with a filter). Returns false when
+// through mlx_delegate.host.backends.load_all with a filter). Returns false when
 // no backend is available, after logging why.
 bool ensure_backends_loaded();
 

@@ -44,7 +44,7 @@ mx::array widened_gather_mm(const mx::array& a, const mx::array& b, std::optiona
 constexpr int64_t kSortFromRows = 1024;
 
 // One row-matrix of `a` per index, nothing gathered on the left: what the
-// compiler emits for the experts (mlx_delegate/ops/experts.py).
+// compiler emits for the experts (mlx_delegate/compiler/ops/experts.py).
 bool sorting_pays(const mx::array& a, const std::optional<mx::array>& lhs,
                   const std::optional<mx::array>& rhs, bool sorted) {
   return !sorted && !lhs && rhs && rhs->ndim() == 1 && a.ndim() == 3 &&

@@ -17,7 +17,7 @@ struct PoolAxis {
 
   // PyTorch's output length (ATen's pooling_output_shape), the rule the
   // compiler checks the exported shapes against (pool_output_length in
-  // mlx_delegate/ops/pooling.py): floor division, so a kernel longer than the
+  // mlx_delegate/compiler/ops/pooling.py): floor division, so a kernel longer than the
   // padded input still gets a window when ceil mode rounds one up; in ceil
   // mode the last window must start inside the input or its left padding.
   static PoolAxis make(int length, int kernel, int stride, int padding, int dilation, bool ceil) {

@@ -70,7 +70,7 @@ bool op_logging_enabled() {
 // encoder: the cross-attention keys and values) the next call of another
 // method reads (the decoder), on the device, with no copy through ExecuTorch.
 // ExecuTorch gives a delegate no handle on the program it belongs to, so the
-// export makes the names unique to itself (mlx_delegate/shared_state.py); two
+// export makes the names unique to itself (mlx_delegate/compiler/shared_state.py); two
 // loads of one file in one process share the state too. The cell lives while
 // a program holds it. Methods sharing state must not run at the same time.
 constexpr std::string_view kSharedStatePrefix = "mlxd.shared/";

@@ -6,7 +6,7 @@
 //                   [--max-new-tokens N] [--device D] [--data FILE.ptd] [--warmup N]
 //                   [--audio-seconds S]
 //
-// FEATURES.bin (mlx_delegate/tensor_bin.py) holds one float32 tensor of log-mel
+// FEATURES.bin (mlx_delegate/formats/tensor_bin.py) holds one float32 tensor of log-mel
 // windows, (windows, mels, 3000) or (mels, 3000): the caller computes them
 // (mlx_delegate/asr/audio.py), as it tokenizes. Per window: one `encode` call,
 // which leaves the cross-attention state in the delegate, then `decode` calls
@@ -44,7 +44,7 @@ constexpr const char* kUsage =
     "                       [--warmup N] [--audio-seconds S] [--ignore-eos]\n"
     "\n"
     "Greedy token ids of each 30 s window of log-mel features (a float32 tensor\n"
-    "(windows, mels, 3000) or (mels, 3000) in mlx_delegate.tensor_bin's format),\n"
+    "(windows, mels, 3000) or (mels, 3000) in mlx_delegate.formats.tensor_bin's format),\n"
     "from a .pte of `python -m mlx_delegate.asr export`. --warmup N transcribes\n"
     "the first window N times untimed first; --audio-seconds gives the audio's\n"
     "length for the real-time factor; --ignore-eos decodes --max-new-tokens a\n"

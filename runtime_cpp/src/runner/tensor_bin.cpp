@@ -16,7 +16,8 @@ namespace {
 
 constexpr uint32_t kVersion = 2;  // the TensorFile.version this build reads and writes
 constexpr uint32_t kMaxRank = 64;
-constexpr const char* kRewrite = "write it again with mlx_delegate.tensor_bin (write_tensors)";
+constexpr const char* kRewrite =
+    "write it again with mlx_delegate.formats.tensor_bin (write_tensors)";
 
 static_assert(static_cast<uint8_t>(EntryKind::tensor) ==
                       static_cast<uint8_t>(tf::EntryKind_Tensor) &&

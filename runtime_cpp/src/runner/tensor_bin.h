@@ -2,7 +2,7 @@
 // (features): a FlatBuffer of schema/tensor_file.fbs (file identifier "MLXT",
 // format version 2), read and written through flatc's header for it
 // (generated/cpp/tensor_file_generated.h); the Python side is
-// mlx_delegate/tensor_bin.py. Each entry is a tensor or a scalar (an Int /
+// mlx_delegate/formats/tensor_bin.py. Each entry is a tensor or a scalar (an Int /
 // Double / Bool program input or output: rank 0, dtype Int64 / Float64 /
 // Bool) with its IR DType code, dims and row-major little-endian bytes.
 #pragma once

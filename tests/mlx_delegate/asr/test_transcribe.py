@@ -160,7 +160,7 @@ def test_long_audio_goes_in_windows(whisper, tmp_path, capsys):
 def test_mlxd_transcribe_equals_transformers(whisper, tmp_path):
     """The C++ runner (no Python in its process), from log-mel features and
     prompt ids, gives transformers' ids."""
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
     exe = build / "mlxd-transcribe"
@@ -187,7 +187,7 @@ def test_mlxd_transcribe_equals_transformers(whisper, tmp_path):
 
 
 def test_mlxd_transcribe_refuses_features_of_another_shape(whisper, tmp_path):
-    from mlx_delegate.tensor_bin import write_tensors
+    from mlx_delegate.formats.tensor_bin import write_tensors
 
     exe = (
         Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime")) / "mlxd-transcribe"

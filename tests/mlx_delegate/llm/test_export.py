@@ -17,7 +17,7 @@ from mlx_delegate.llm import checkpoint, tiny
 pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.slow]
 
 IMPORTS = (
-    "import resource, transformers, executorch.exir, mlx_delegate.partitioner, "
+    "import resource, transformers, executorch.exir, mlx_delegate.compiler.partitioner, "
     "mlx_delegate.llm.export; "
     "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
 )

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from mlx_delegate.inspector import main_instructions
+from mlx_delegate.tools.inspector import main_instructions
 from mlx_delegate.llm import tiny
 
 pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.slow]  # one worker builds the shared .pte
@@ -317,7 +317,7 @@ def test_quantized_export_generates_the_quantized_models_tokens(llama, tmp_path)
 
 
 def _ops(pte: Path) -> list[str]:
-    from mlx_delegate.inspector import main_instructions
+    from mlx_delegate.tools.inspector import main_instructions
 
     return [i.op for i in main_instructions(pte.read_bytes())]
 
@@ -343,7 +343,7 @@ def test_the_hot_path_is_fused(llama):
     assert ops.count("RmsNorm") == 2 * layers + 1
     for unfused in ("Cos", "Sin", "IndexPut", "BroadcastTo"):
         assert unfused not in ops
-    from mlx_delegate.inspector import main_instructions
+    from mlx_delegate.tools.inspector import main_instructions
 
     for attention in main_instructions(llama[2].read_bytes()):
         if attention.op == "ScaledDotProductAttention":  # MLX's causal mode, no mask tensor

@@ -81,7 +81,7 @@ def test_a_quantized_kv_cache_generates_the_eager_modules_tokens(tmp_path, fmt):
     uint8 buffers (a cast to uint8 per layer for each of the two, more to pack
     4-bit codes) and attends
     to them dequantized; the tokens are those of the same module run eagerly."""
-    from mlx_delegate.inspector import main_instructions
+    from mlx_delegate.tools.inspector import main_instructions
     from mlx_delegate.llm.export import export_program
     from mlx_delegate.llm.generate import Program, generate_ids
     from mlx_delegate.llm.model import quantize_kv_cache

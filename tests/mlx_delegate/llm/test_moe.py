@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from mlx_delegate.inspector import main_instructions
+from mlx_delegate.tools.inspector import main_instructions
 from mlx_delegate.llm import checkpoint, tiny
 from mlx_delegate.llm.config import MOE_FAMILIES, UnsupportedCheckpoint, from_hf
 
@@ -225,7 +225,7 @@ def test_quantizing_a_stack_by_expert_slices_gives_the_whole_stacks_quantization
     from torch import nn
 
     from mlx_delegate.llm import export
-    from mlx_delegate.quantize_experts import quantize_experts
+    from mlx_delegate.compiler.quantize_experts import quantize_experts
 
     stack = torch.randn(5, 6, 64, generator=torch.Generator().manual_seed(0))
     source = export.WeightSource(nn.Module(), {}, None, export._quantizer("int4", 32))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from mlx_delegate.inspector import main_instructions
+from mlx_delegate.tools.inspector import main_instructions
 from mlx_delegate.llm import checkpoint, tiny
 from mlx_delegate.llm.export import data_path_of, export_program
 from mlx_delegate.llm.generate import Program, generate_ids

@@ -1,0 +1,208 @@
+"""Each graph pass over lowered programs, shown on the program before and
+after it runs (dead code removed after each, as the compiler does)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from executorch.exir import to_edge
+
+from mlx_delegate.compiler.builder import ProgramBuilder, SlotKind
+from mlx_delegate.compiler.ops import default_registry
+from mlx_delegate.compiler.passes.lowered import (
+    collapse_casts,
+    collapse_views,
+    eliminate_common_subexpressions,
+    remove_dead_code,
+    remove_noops,
+    write_buffers_in_place,
+)
+from mlx_delegate.compiler.passes.lowered.casts import widens
+from mlx_delegate.compiler.passes.lowered.listing import listing
+from testbench.op_cases_nn import with_stats
+
+
+class Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
+class WritesCache(torch.nn.Module):
+    """A buffer updated at a position, then read (a KV cache's shape of use);
+    `read_old`: the old value is read too, before the update or after it."""
+
+    def __init__(self, read_old: str = ""):
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(4, 3))
+        self.read_old = read_old
+
+    def forward(self, position, value):
+        old = self.cache.sum(0) if self.read_old == "before" else None
+        updated = self.cache.index_copy(0, position, value)
+        if self.read_old == "after":
+            old = self.cache.sum(0)
+        self.cache.copy_(updated)
+        return updated.sum(0) if old is None else updated.sum(0) - old
+
+
+def lowered(module: torch.nn.Module, *args):
+    program = to_edge(torch.export.export(module, args)).exported_program()
+    return ProgramBuilder(program, default_registry()).build().lowered
+
+
+def before_and_after(graph_pass, module, *args) -> tuple[str, str]:
+    program = lowered(module, *args)
+    before = listing(program)
+    graph_pass(program)
+    remove_dead_code(program)
+    return before, listing(program)
+
+
+X = torch.randn(2, 3, 4)
+
+
+def test_collapse_views_reshape_of_reshape():
+    before, after = before_and_after(
+        collapse_views, Fn(lambda x: x.reshape(6, 4).reshape(24) * x.reshape(24)), X
+    )
+    assert before.splitlines()[:2] == [
+        "t0 = ReshapeNode(x=in0, shape=[6, 4])",
+        "t1 = ReshapeNode(x=t0, shape=[24])",
+    ]
+    assert after.splitlines()[0] == "t1 = ReshapeNode(x=in0, shape=[24])"
+    assert "shape=[6, 4]" not in after
+
+
+def test_collapse_views_transposes_compose():
+    before, after = before_and_after(
+        collapse_views, Fn(lambda x: x.permute(1, 2, 0).permute(2, 0, 1).sin()), X
+    )
+    assert before == "\n".join(
+        [
+            "t0 = TransposeNode(x=in0, perm=[1, 2, 0])",
+            "t1 = TransposeNode(x=t0, perm=[2, 0, 1])",
+            "out0 = SinNode(x=t1)",
+        ]
+    )
+    assert after == "t1 = TransposeNode(x=in0, perm=[0, 1, 2])\nout0 = SinNode(x=t1)"
+    # the identity left behind is no-op removal's
+    program = lowered(Fn(lambda x: x.permute(1, 2, 0).permute(2, 0, 1).sin()), X)
+    for graph_pass in (collapse_views, remove_noops, remove_dead_code):
+        graph_pass(program)
+    assert listing(program) == "out0 = SinNode(x=in0)"
+
+
+def test_collapse_casts_through_a_widening():
+    before, after = before_and_after(collapse_casts, Fn(lambda x: x.half().float().double()), X)
+    assert before == "\n".join(
+        [
+            "t0 = AsTypeNode(x=in0, dtype=Float16)",
+            "t1 = AsTypeNode(x=t0, dtype=Float32)",
+            "out0 = AsTypeNode(x=t1, dtype=Float64)",
+        ]
+    )
+    assert after == "t0 = AsTypeNode(x=in0, dtype=Float16)\nout0 = AsTypeNode(x=t0, dtype=Float64)"
+
+
+def test_collapse_casts_keeps_a_narrowing():
+    before, after = before_and_after(collapse_casts, Fn(lambda x: x.double().half().float()), X)
+    assert before.splitlines()[0] == "t0 = AsTypeNode(x=in0, dtype=Float64)"
+    # float32 -> float64 is exact, so it goes; float16 rounds, so that step stays
+    assert after == "t1 = AsTypeNode(x=in0, dtype=Float16)\nout0 = AsTypeNode(x=t1, dtype=Float32)"
+
+
+@pytest.mark.parametrize(
+    "source, target, exact",
+    [
+        (torch.float16, torch.float32, True),
+        (torch.bfloat16, torch.float32, True),
+        (torch.float16, torch.bfloat16, False),
+        (torch.float32, torch.float16, False),
+        (torch.int16, torch.float32, True),
+        (torch.int32, torch.float32, False),
+        (torch.int32, torch.float64, True),
+        (torch.uint8, torch.int16, True),
+        (torch.int8, torch.uint8, False),
+        (torch.bool, torch.int8, True),
+        (torch.float32, torch.int64, False),
+    ],
+)
+def test_widens(source, target, exact):
+    assert widens(source, target) is exact
+
+
+def test_cse_merges_repeated_nodes():
+    before, after = before_and_after(
+        eliminate_common_subexpressions, Fn(lambda x: x.sin() + x.sin()), X
+    )
+    assert before == "t0 = SinNode(x=in0)\nt1 = SinNode(x=in0)\nout0 = AddNode(a=t0, b=t1)"
+    assert after == "t0 = SinNode(x=in0)\nout0 = AddNode(a=t0, b=t0)"
+
+
+def test_cse_keeps_nodes_with_other_attributes():
+    fn = Fn(lambda x: x.sum(0) * x.sum(0, keepdim=True)[0])
+    before, after = before_and_after(eliminate_common_subexpressions, fn, X)
+    assert before.count("SumNode") == after.count("SumNode") == 2
+
+
+def test_cse_leaves_reads_of_a_rewritten_buffer():
+    # once the cache is written in place, its two sums read two values
+    program = lowered(WritesCache(read_old="before"), torch.tensor([1]), torch.ones(1, 3))
+    write_buffers_in_place(program)
+    before = listing(program)
+    assert before.splitlines()[0] == "t0 = SumNode(x=buf0, axes=[0], keepdims=False)"
+    assert "buf0 = IndexPutNode(x=buf0" in before
+    eliminate_common_subexpressions(program)
+    remove_dead_code(program)
+    assert listing(program) == before
+
+
+def test_remove_noops_drops_a_same_shape_reshape():
+    before, after = before_and_after(remove_noops, Fn(lambda x: x.reshape(2, 3, 4).cos()), X)
+    assert before == "t0 = ReshapeNode(x=in0, shape=[2, 3, 4])\nout0 = CosNode(x=t0)"
+    assert after == "out0 = CosNode(x=in0)"
+
+
+def test_write_buffers_in_place():
+    before, after = before_and_after(
+        write_buffers_in_place, WritesCache(), torch.tensor([1]), torch.ones(1, 3)
+    )
+    assert before == "\n".join(
+        [
+            "t0 = IndexPutNode(x=buf0, indices=in0, values=in1, axis=0)",
+            "out0 = SumNode(x=t0, axes=[0], keepdims=False)",
+            "buf0 = CopyNode(x=t0)",
+        ]
+    )
+    assert after == "\n".join(
+        [
+            "buf0 = IndexPutNode(x=buf0, indices=in0, values=in1, axis=0)",
+            "out0 = SumNode(x=buf0, axes=[0], keepdims=False)",
+        ]
+    )
+
+
+def test_write_buffers_in_place_keeps_the_copy_while_the_old_value_is_read():
+    module = WritesCache(read_old="after")
+    before, after = before_and_after(
+        write_buffers_in_place, module, torch.tensor([1]), torch.ones(1, 3)
+    )
+    assert "buf0 = CopyNode" in before
+    assert before == after
+
+
+def test_remove_dead_code_drops_constants_no_instruction_reads():
+    """A batch norm folded into its convolution leaves the convolution's own
+    weight and bias and the statistics unread: they are not stored."""
+    model = with_stats(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)))
+    program = lowered(model, torch.randn(1, 3, 6, 6))
+    assert len(program.constants) > 2
+    remove_dead_code(program)
+    constants = [s for s in program.tensor_slots if s.kind == SlotKind.CONSTANT]
+    assert listing(program).startswith("out0 = ConvNode(x=in0, weight=c0, bias=c1")
+    assert len(constants) == 2
+    assert set(program.constants) == {s.name for s in constants}
