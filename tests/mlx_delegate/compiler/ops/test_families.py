@@ -29,7 +29,9 @@ def test_register_all_includes_each_familys_handlers():
 
 def test_a_module_without_handlers_is_named(monkeypatch):
     monkeypatch.setattr(ops, "HELPERS", ops.HELPERS - {"common"})
-    with pytest.raises(ImportError, match=r"mlx_delegate\.compiler\.ops\.common: a family module needs"):
+    with pytest.raises(
+        ImportError, match=r"mlx_delegate\.compiler\.ops\.common: a family module needs"
+    ):
         ops.families()
 
 
