@@ -8,7 +8,7 @@ are declared in `c_api.HOST`).
 
 The plugins are found by the host itself, in `backends/` next to it, and in
 the folders that installed plugin packages offer through the entry point group
-`mlx_delegate.host.backends` (plugin_package_dirs(); added to the host's search
+`mlx_delegate.backends` (plugin_package_dirs(); added to the host's search
 paths when it loads, unless `MLX_BACKEND_PATH` is set, which alone decides).
 """
 
