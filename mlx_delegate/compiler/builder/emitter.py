@@ -29,6 +29,12 @@ from .slots import (
 )
 
 
+def constant_key(raw: bytes) -> str:
+    """The named-data key of a constant's bytes: named by content, so equal
+    constants are stored once."""
+    return "mlxd_" + hashlib.sha256(raw).hexdigest()[:40]
+
+
 @dataclass
 class LoweredProgram:
     """What handlers emitted: IR nodes over logical slots, in program order.
@@ -149,7 +155,7 @@ class Emitter:
     def add_constant(self, tensor: torch.Tensor) -> str:
         """Named by content, so equal constants are stored once."""
         raw = tensor_bytes(tensor)
-        key = "mlxd_" + hashlib.sha256(raw).hexdigest()[:40]
+        key = constant_key(raw)
         self.lowered.constants.setdefault(key, raw)
         return key
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from executorch.exir import to_edge
+from executorch.exir import EdgeCompileConfig, to_edge
 
 from mlx_delegate.compiler.builder import ProgramBuilder, SlotKind
 from mlx_delegate.compiler.ops import default_registry
@@ -13,6 +13,7 @@ from mlx_delegate.compiler.passes.lowered import (
     collapse_casts,
     collapse_views,
     eliminate_common_subexpressions,
+    join_sibling_products,
     remove_dead_code,
     remove_noops,
     write_buffers_in_place,
@@ -20,6 +21,7 @@ from mlx_delegate.compiler.passes.lowered import (
 from mlx_delegate.compiler.passes.lowered.casts import widens
 from mlx_delegate.compiler.passes.lowered.listing import listing
 from testbench.op_cases_nn import with_stats
+from testbench.op_cases_quant import quantized
 
 
 class Fn(torch.nn.Module):
@@ -49,13 +51,17 @@ class WritesCache(torch.nn.Module):
         return updated.sum(0) if old is None else updated.sum(0) - old
 
 
-def lowered(module: torch.nn.Module, *args):
-    program = to_edge(torch.export.export(module, args)).exported_program()
-    return ProgramBuilder(program, default_registry()).build().lowered
+def lowered(module: torch.nn.Module, *args, keep_linear: bool = False):
+    """`keep_linear`: linear layers stay whole, as the partitioner keeps them
+    (the edge dialect decomposes them otherwise)."""
+    preserve = [torch.ops.aten.linear.default] if keep_linear else []
+    config = EdgeCompileConfig(preserve_ops=preserve, _check_ir_validity=not keep_linear)
+    program = to_edge(torch.export.export(module, args), compile_config=config)
+    return ProgramBuilder(program.exported_program(), default_registry()).build().lowered
 
 
-def before_and_after(graph_pass, module, *args) -> tuple[str, str]:
-    program = lowered(module, *args)
+def before_and_after(graph_pass, module, *args, keep_linear: bool = False) -> tuple[str, str]:
+    program = lowered(module, *args, keep_linear=keep_linear)
     before = listing(program)
     graph_pass(program)
     remove_dead_code(program)
@@ -206,3 +212,97 @@ def test_remove_dead_code_drops_constants_no_instruction_reads():
     assert listing(program).startswith("out0 = ConvNode(x=in0, weight=c0, bias=c1")
     assert len(constants) == 2
     assert set(program.constants) == {s.name for s in constants}
+
+
+class Projections(torch.nn.Module):
+    """Three projections of one input, the second without a bias (Whisper's
+    key projection), and a fourth of another input."""
+
+    def __init__(self, dim: int = 32):
+        super().__init__()
+        self.q = torch.nn.Linear(dim, dim)
+        self.k = torch.nn.Linear(dim, dim // 2, bias=False)
+        self.v = torch.nn.Linear(dim, dim // 2)
+        self.other = torch.nn.Linear(dim, dim // 2)
+
+    def forward(self, x, y):
+        return self.q(x)[..., : self.k.out_features] * self.k(x) + self.v(x) + self.other(y)
+
+
+def test_join_sibling_products_stacks_the_weights_and_splits_the_result():
+    module = Projections().eval()
+    before, after = before_and_after(
+        join_sibling_products, module, torch.randn(3, 32), torch.randn(3, 32), keep_linear=True
+    )
+    assert before.count("LinearNode") == 4
+    assert after.splitlines()[:2] == [
+        "t7 = LinearNode(x=in0, weight=c2, bias=c3)",
+        "[t0, t2, t4] = SplitNode(x=t7, sizes=[32, 16, 16], axis=-1)",
+    ]
+    assert "LinearNode(x=in1, weight=c0, bias=c1)" in after  # another input: alone
+    program = lowered(module, torch.randn(3, 32), torch.randn(3, 32), keep_linear=True)
+    join_sibling_products(program)
+    remove_dead_code(program)
+    weight, bias = (
+        _constant_value(program, program.instructions[0], name) for name in ("weight", "bias")
+    )
+    torch.testing.assert_close(
+        weight, torch.cat([module.q.weight, module.k.weight, module.v.weight])
+    )
+    zeros = torch.zeros(module.k.out_features)
+    torch.testing.assert_close(bias, torch.cat([module.q.bias, zeros, module.v.bias]))
+    assert set(program.constants) == {
+        s.name for s in program.tensor_slots if s.kind == SlotKind.CONSTANT
+    }
+
+
+def _constant_value(program, node, name: str) -> torch.Tensor:
+    slot = getattr(node, name)
+    raw = bytearray(program.constants[slot.name])
+    return torch.frombuffer(raw, dtype=torch.uint8).view(slot.dtype).reshape(slot.shape)
+
+
+def test_join_sibling_products_leaves_products_it_cannot_join():
+    def fn(x, w):
+        inner = torch.nn.functional.linear(x, w)  # a weight that is an input, not a constant
+        return inner.sum() + torch.nn.functional.linear(x, w * 2).sum()
+
+    module = Fn(fn)
+    before, after = before_and_after(
+        join_sibling_products, module, torch.randn(2, 8), torch.randn(4, 8), keep_linear=True
+    )
+    assert after == before
+    # other inner sizes: the first product reads x, the second x's first 4 columns
+    two = torch.nn.ModuleList([torch.nn.Linear(8, 4), torch.nn.Linear(4, 4)])
+    before, after = before_and_after(
+        join_sibling_products,
+        Fn(lambda x: two[0](x) + two[1](x[:, :4])),
+        torch.randn(2, 8),
+        keep_linear=True,
+    )
+    assert after.count("LinearNode") == before.count("LinearNode") == 2
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_join_sibling_products_quantized(dtype):
+    """An MLP's gate and up projections, 4-bit in groups of 32: one quantized
+    product, its packed words, scales and biases stacked along the rows."""
+
+    class Gated(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gate, self.up = torch.nn.Linear(64, 96, bias=False), torch.nn.Linear(
+                64, 32, bias=False
+            )
+            self.down = torch.nn.Linear(96, 64, bias=False)
+
+        def forward(self, x):
+            return self.down(torch.nn.functional.silu(self.gate(x)) * self.up(x).repeat(1, 3))
+
+    module = quantized(Gated(), bits=4, group=32, dtype=dtype)
+    before, after = before_and_after(
+        join_sibling_products, module, torch.randn(2, 64, dtype=dtype), keep_linear=True
+    )
+    assert before.count("QuantizedLinearNode") == 3
+    assert after.count("QuantizedLinearNode") == 2
+    assert "SplitNode(x=t" in after and "sizes=[96, 32], axis=-1)" in after
