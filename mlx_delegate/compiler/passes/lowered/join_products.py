@@ -61,7 +61,7 @@ def _sibling_key(node: Any, flow: Dataflow, lowered: LoweredProgram) -> Optional
     nothing): its op, its input, the dtype and inner shape of each stacked
     operand, and its attributes."""
     stacked = _STACKED.get(type(node))
-    if stacked is None or not flow.is_stable(node.x) or not _own_result(node.out, flow, lowered):
+    if stacked is None or not flow.is_stable(node.x) or not flow.is_single_temp(node.out):
         return None
     if isinstance(node, ir.QuantizedLinearNode) and (
         not node.transpose or node.tensor_scale is not None
@@ -87,11 +87,6 @@ def _sibling_key(node: Any, flow: Dataflow, lowered: LoweredProgram) -> Optional
     )
     # the results' leading axes are the input's (they may be symbolic: not in the key)
     return (type(node), node.x, node.out.dtype, operands, attributes)
-
-
-def _own_result(slot: TensorSlot, flow: Dataflow, lowered: LoweredProgram) -> bool:
-    """A temp only this product writes, whose storage no in-place op takes."""
-    return flow.is_single_temp(slot) and slot not in lowered.reuses.values()
 
 
 def _is_stored_constant(slot: Any, lowered: LoweredProgram) -> bool:

@@ -283,26 +283,31 @@ def test_join_sibling_products_leaves_products_it_cannot_join():
     assert after.count("LinearNode") == before.count("LinearNode") == 2
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_join_sibling_products_quantized(dtype):
-    """An MLP's gate and up projections, 4-bit in groups of 32: one quantized
-    product, its packed words, scales and biases stacked along the rows."""
+class Gated(torch.nn.Module):
+    """An MLP's gate and up projections (the gate's activation written in
+    place over its product's result)."""
 
-    class Gated(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.gate, self.up = torch.nn.Linear(64, 96, bias=False), torch.nn.Linear(
-                64, 32, bias=False
-            )
-            self.down = torch.nn.Linear(96, 64, bias=False)
+    def __init__(self):
+        super().__init__()
+        self.gate = torch.nn.Linear(64, 96, bias=False)
+        self.up = torch.nn.Linear(64, 32, bias=False)
+        self.down = torch.nn.Linear(96, 64, bias=False)
 
-        def forward(self, x):
-            return self.down(torch.nn.functional.silu(self.gate(x)) * self.up(x).repeat(1, 3))
+    def forward(self, x):
+        return self.down(torch.nn.functional.silu(self.gate(x)) * self.up(x).repeat(1, 3))
 
-    module = quantized(Gated(), bits=4, group=32, dtype=dtype)
+
+@pytest.mark.parametrize(
+    "dtype, bits", [(torch.float32, None), (torch.float32, 4), (torch.bfloat16, 4)]
+)
+def test_join_sibling_products_gated_mlp(dtype, bits):
+    """Quantized (4 bits in groups of 32): one quantized product, its packed
+    words, scales and biases stacked along the rows."""
+    module = Gated().to(dtype) if bits is None else quantized(Gated(), bits, 32, dtype)
     before, after = before_and_after(
         join_sibling_products, module, torch.randn(2, 64, dtype=dtype), keep_linear=True
     )
-    assert before.count("QuantizedLinearNode") == 3
-    assert after.count("QuantizedLinearNode") == 2
+    op = "LinearNode" if bits is None else "QuantizedLinearNode"
+    assert before.count(f" {op}(") == 3
+    assert after.count(f" {op}(") == 2
     assert "SplitNode(x=t" in after and "sizes=[96, 32], axis=-1)" in after
