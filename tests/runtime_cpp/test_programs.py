@@ -649,6 +649,8 @@ def _every_op_graph():
     for info in inspector.OPS_BY_TABLE.values():
         cls = getattr(ir, info.table)
         kwargs = {f.name: _sample(f.type, k) for k, f in enumerate(info.fields)}
+        if "group_size" in kwargs:  # a collective: this process is a group of one
+            kwargs["group_size"] = 1
         nodes.append(cls(**kwargs))
     assert len(nodes) == len(inspector.OPS) > 0
     g = graph(nodes, inputs=[np.zeros(2, np.float32)], n_outputs=1, n_temps=2, n_values=2)
@@ -707,6 +709,13 @@ def test_malformed_payloads_are_rejected(backends):
     for overrides, message in semantic:
         with pytest.raises(backends.BackendError, match=message):
             backends.load_program(bad_graph(**overrides), {})
+
+    # A program with collectives joins its group when it loads: one made for a
+    # group of two is refused in a process alone (no MLX_RANK), before it runs.
+    for op in (ir.AllSumNode, ir.AllGatherNode):
+        g = graph([op(x=T(0), out=T(1), group_size=2)], inputs=[np.zeros(2, np.float32)])
+        with pytest.raises(backends.BackendError, match="made for a group of 2 processes"):
+            backends.load_program(ir.encode(g), {})
 
     # A control-flow node must name a later chain: no chain may run itself.
     for chain, message in [(0, "then_chain 0 named in chain 0"), (7, "then_chain 7 named")]:

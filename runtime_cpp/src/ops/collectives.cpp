@@ -3,9 +3,9 @@
 //
 // The group is the process's: one process per device, each a rank (the
 // standard MLX model; one process driving several devices gained nothing,
-// issue 25). It is set up on the first collective from the standard MLX
-// environment: MLX_RANK and MLX_HOSTFILE for the ring backend (CPU),
-// MLX_RANK, MLX_WORLD_SIZE, NCCL_HOST_IP and NCCL_PORT for NCCL (CUDA);
+// issue 25). It is set up when a program with collectives loads
+// (join_process_group), from the standard MLX environment: MLX_RANK and MLX_HOSTFILE for the ring
+// backend (CPU), MLX_RANK, MLX_WORLD_SIZE, NCCL_HOST_IP and NCCL_PORT for NCCL (CUDA);
 // MLX_DELEGATE_DISTRIBUTED_BACKEND names one backend ("ring", "nccl"),
 // otherwise MLX takes the first it can set up. With none of them set, a
 // process is a group of one and the collectives return their input.
@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "op_util.h"
+#include "process_group.h"
 
 namespace mlxd {
 
@@ -52,6 +53,8 @@ dist::Group& group_of_size(int size, const char* op) {
 }
 
 }  // namespace
+
+void join_process_group(int size, const char* op) { group_of_size(size, op); }
 
 void exec_all_sum(const AllSumNode& n, ExecutionState& st, StreamOrDevice s) {
   dist::Group& group = group_of_size(n.group_size, "all_sum");

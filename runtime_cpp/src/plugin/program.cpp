@@ -19,6 +19,7 @@
 #include "mlx_delegate/execution_state.h"
 #include "mlx_delegate/payload_header.h"
 #include "mlx_dispatch.h"
+#include "process_group.h"
 #include "run_ahead.h"
 
 namespace mx = mlx::core;
@@ -132,6 +133,7 @@ class MlxProgram final : public ProgramHandle {
 
  private:
   void validate() const;
+  void join_group_of_collectives() const;
   void check_sub_chains() const;
   void run_chain(uint32_t chain);
   void run_instructions(uint32_t chain, size_t begin, size_t end);
@@ -157,6 +159,27 @@ class MlxProgram final : public ProgramHandle {
   std::optional<Prediction> next_;              // the call after the last, as predicted
   std::mutex mu_;
 };
+
+// The group is set up at load, not at the first collective (process_group.h),
+// and a group of the wrong size is a load error.
+void MlxProgram::join_group_of_collectives() const {
+  for (const auto& chain : graph_.instruction_chains) {
+    for (const auto& instruction : chain.instructions) {
+      try {
+        if (const auto* n = std::get_if<AllSumNode>(&instruction.node)) {
+          join_process_group(n->group_size, "all_sum");
+        } else if (const auto* n = std::get_if<AllGatherNode>(&instruction.node)) {
+          join_process_group(n->group_size, "all_gather");
+        }
+      } catch (const ExecutionError& e) {  // a group of another size
+        throw LoadError(e.what());
+      } catch (const std::exception& e) {  // MLX could not set the group up
+        throw LoadError(std::string("setting up the process group for the collectives: ") +
+                        e.what());
+      }
+    }
+  }
+}
 
 void MlxProgram::validate() const {
   const auto& g = graph_;
@@ -240,6 +263,7 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
   graph_ = mlxd::load_program(reinterpret_cast<const uint8_t*>(aligned.data()), fb_size);
   state_.bind(graph_);
   validate();
+  join_group_of_collectives();
   if (graph_.run_ahead) {
     run_ahead_plan_.emplace(*graph_.run_ahead, graph_);
     if (!run_ahead_enabled()) {
