@@ -7,7 +7,10 @@ Here (the export needs ExecuTorch's Python, which the GPU machine lacks):
 writes a checkpoint of the public configuration with tiled weights (every tensor
 a different cyclic shift of one random block: as costly to read as random
 weights, but they shrink ~1000x (`_pack`), so they fit a device call), exports our
-.pte/.ptd for each dtype from it, and gzips all into DIR.
+.pte/.ptd for each dtype from it, and gzips all into DIR; `--without-joining
+DTYPES` also exports those dtypes with products of one input kept apart
+(`export_program(join_products=False)`), which `--run` measures as rows
+"ours, not joined".
 There (after ../shared/GPU.md's install calls, with mlx-lm's wheel installed):
     python3 bench/llm_size.py --run .gpu/size --generate BUILD/mlxd-generate
 (add --split for where a decode step's time goes, see `split`) prints one
@@ -74,19 +77,23 @@ def prepare(args) -> None:
     bundle.mkdir(exist_ok=True)
     for f in checkpoint.iterdir():
         _pack(f, bundle / (f.name + ".gz"))
-    for dtype in args.dtypes:
+    variants = [(d, True) for d in args.dtypes] + [(d, False) for d in args.without_joining]
+    for dtype, joined in variants:
         weights, kv = parse_variant(dtype)
+        name = dtype if joined else f"{dtype}{UNJOINED}"
         # Exported every time: the program is what is measured, and one kept from
         # an earlier run would not show what the code does now.
-        pte = work / f"{args.shape}-{args.layers or 'all'}-{dtype}.pte"
+        pte = work / f"{args.shape}-{args.layers or 'all'}-{name}.pte"
         result = export_program(
             checkpoint, pte, dtype="bf16", quantize=None if weights == "bf16" else weights,
             group_size=args.group_size, max_seq_len=args.max_seq_len,
-            kv_cache=kv and f"int{kv}",
+            kv_cache=kv and f"int{kv}", join_products=joined,
         )  # fmt: skip
         print(result.report(), flush=True)
-        _pack(pte, out / f"{dtype}.pte.gz")
-        _pack(pte.with_suffix(".ptd"), out / f"{dtype}.ptd.gz")
+        _pack(pte, out / f"{name}.pte.gz")
+        _pack(pte.with_suffix(".ptd"), out / f"{name}.ptd.gz")
+        pte.unlink()
+        pte.with_suffix(".ptd").unlink()  # packed: the work directory need not hold every size
     for f in sorted(out.rglob("*.gz")):
         print(f"{f}: {f.stat().st_size / 2**20:.2f} MiB")
 
@@ -99,6 +106,7 @@ def parse_variant(label: str) -> tuple[str, int]:
 
 
 CHUNK = 1 << 16
+UNJOINED = ".unjoined"  # a program's name suffix: exported with products of one input apart
 
 
 def _pack(source: Path, target: Path) -> None:
@@ -183,6 +191,12 @@ def run(args) -> None:
                 rows.append(
                     _measure("ours, not ahead", dtype, command, _mlxd_generate_numbers, off)
                 )
+        unjoined = directory / f"{dtype}{UNJOINED}.pte.gz"
+        if unjoined.is_file():  # what joining products of one input gains
+            pte = _unpack(unjoined, work / f"{dtype}{UNJOINED}.pte")
+            _unpack(directory / f"{dtype}{UNJOINED}.ptd.gz", work / f"{dtype}{UNJOINED}.ptd")
+            command = _ours(args, pte, prompt)
+            rows.append(_measure("ours, not joined", dtype, command, _mlxd_generate_numbers))
         rows.append(_measure("mlx-lm", dtype, _child("mlx_lm", args, checkpoint, dtype, prompt)))
         if dtype == "bf16":
             rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
@@ -536,12 +550,18 @@ def main(argv=None) -> int:
     parser.add_argument("--generate", type=Path, default=REPO / "build/runtime/mlxd-generate")
     parser.add_argument("--split", action="store_true")
     parser.add_argument("--without-run-ahead", default="", metavar="DTYPES")
+    parser.add_argument(
+        "--without-joining", default="", metavar="DTYPES",
+        help="--prepare: also export these with products of one input apart "
+        "(rows 'ours, not joined')",
+    )  # fmt: skip
     parser.add_argument("--child", choices=("mlx_lm", "mlx_lm_split", "torch"), default=None)
     parser.add_argument("--child-checkpoint", default=None)
     parser.add_argument("--child-dtype", default=None)
     args = parser.parse_args(argv)
-    args.dtypes = args.dtypes.split(",")
+    args.dtypes = list(filter(None, args.dtypes.split(",")))
     args.without_run_ahead = set(filter(None, args.without_run_ahead.split(",")))
+    args.without_joining = list(filter(None, args.without_joining.split(",")))
     if args.child:
         children = {"mlx_lm": child_mlx_lm, "mlx_lm_split": child_mlx_lm_split}
         children["torch"] = child_torch

@@ -24,7 +24,7 @@ from .ops import default_registry
 from .passes import rewrite_non_core_ops
 from .run_ahead import RunAhead
 from .shared_state import SharedState
-from .preprocess import BACKEND_ID, COMPILE_SPEC
+from .preprocess import BACKEND_ID, COMPILE_SPEC, JOIN_SPEC
 
 # The device strings the delegate parses (runtime_cpp/src/host/parsing.cpp). A
 # program runs on one device; several devices are several processes
@@ -41,13 +41,16 @@ class MLXPartitioner(Partitioner):
         compile: Optional[bool] = None,
         shared_state: Optional[SharedState] = None,
         run_ahead: Optional[RunAhead] = None,
+        join_products: Optional[bool] = None,
     ):
         """`device`: where the program runs ("cpu", "gpu:0"; the best backend
         when unset). `compile=False` runs the program instruction by
         instruction instead of as compiled functions (for debugging; the
         results are the same). `run_ahead`: the next call the program
         predicts, which the runtime starts before this one returns
-        (`run_ahead.py`)."""
+        (`run_ahead.py`). `join_products=False` keeps products of one input
+        apart (`passes/lowered/join_products.py`; for benchmarks, the results
+        are the same)."""
         specs = list(compile_specs or [])
         if device is not None:
             if not _DEVICE.fullmatch(device):
@@ -59,6 +62,8 @@ class MLXPartitioner(Partitioner):
             specs.append(CompileSpec("device", device.encode()))
         if compile is not None:
             specs.append(CompileSpec(COMPILE_SPEC, b"1" if compile else b"0"))
+        if join_products is not None:
+            specs.append(CompileSpec(JOIN_SPEC, b"1" if join_products else b"0"))
         if shared_state is not None:
             specs.append(shared_state.compile_spec())
         if run_ahead is not None:

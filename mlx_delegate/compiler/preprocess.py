@@ -14,7 +14,7 @@ from .._logging import debug
 from .builder import ProgramBuilder
 from .builder.deferred import DeferredConstant, active_session
 from .ops import default_registry
-from .passes.lowered import DEFAULT_PASSES
+from .passes.lowered import DEFAULT_PASSES, join_sibling_products
 from .passes.reinplace import reinplace
 from .run_ahead import RunAhead
 from .serialization import BACKEND_ID, serialize
@@ -22,6 +22,9 @@ from .shared_state import SharedState
 
 CONSTANT_ALIGNMENT = 16  # lets the runtime wrap constants without copying
 COMPILE_SPEC = "compile"  # b"0": the runtime interprets the program instead of compiling it
+# b"0": products of one input stay apart (passes/lowered/join_products.py); for
+# benchmarks that measure what joining them gains
+JOIN_SPEC = "join_products"
 
 
 # ExecuTorch finds a backend's BackendDetails by class name: it is the schema's backend id.
@@ -34,7 +37,7 @@ class MLXDelegateBackend(BackendDetails):
         built = ProgramBuilder(
             edge_program,
             default_registry(),
-            graph_passes=DEFAULT_PASSES,
+            graph_passes=_graph_passes(compile_specs),
             shared_state=SharedState.from_compile_specs(compile_specs),
         ).build()
         built.graph.compile_chains = _compile_chains(compile_specs)
@@ -67,10 +70,22 @@ class MLXDelegateBackend(BackendDetails):
 
 
 def _compile_chains(compile_specs: List[CompileSpec]) -> bool:
-    values = [bytes(s.value) for s in compile_specs if s.key == COMPILE_SPEC]
+    return _switch(compile_specs, COMPILE_SPEC)
+
+
+def _graph_passes(compile_specs: List[CompileSpec]) -> tuple:
+    if _switch(compile_specs, JOIN_SPEC):
+        return DEFAULT_PASSES
+    return tuple(p for p in DEFAULT_PASSES if p is not join_sibling_products)
+
+
+def _switch(compile_specs: List[CompileSpec], key: str) -> bool:
+    """The on/off compile spec `key` (b"0" or b"1", the last one given): on
+    unless given off."""
+    values = [bytes(s.value) for s in compile_specs if s.key == key]
     for value in values:
         if value not in (b"0", b"1"):
-            raise ValueError(f"compile spec {COMPILE_SPEC!r} takes b'0' or b'1', not {value!r}")
+            raise ValueError(f"compile spec {key!r} takes b'0' or b'1', not {value!r}")
     return not values or values[-1] == b"1"
 
 

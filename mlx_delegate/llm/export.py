@@ -96,6 +96,7 @@ def export_program(
     tp_experts: str = "hidden",
     quantize_embedding: Optional[str] = "same",
     kv_cache: Optional[str] = None,
+    join_products: bool = True,
 ) -> ExportResult:
     """Writes `out` (the program) and `data_path_of(out)` (its weights); with
     `tp` N > 1, a program for N ranks (tensor-parallel: `tensor_parallel.py`)
@@ -105,7 +106,9 @@ def export_program(
     `quantize`: a format of `quantize.FORMATS` for the linear layers (and expert
     stacks), `quantize_embedding` one for the embedding and LM head ("same":
     `quantize`'s; None: unquantized), `group_size` the integer formats'.
-    `kv_cache`: "int8" or "int4" keeps the KV cache quantized (None: in `dtype`)."""
+    `kv_cache`: "int8" or "int4" keeps the KV cache quantized (None: in `dtype`).
+    `join_products=False`: products of one input stay apart (for benchmarks
+    that measure what joining them gains, `MLXPartitioner`)."""
     from executorch.exir import to_edge_transform_and_lower
 
     from .._progress import steps
@@ -138,7 +141,9 @@ def export_program(
             step("lower")
             edge = to_edge_transform_and_lower(
                 exported,
-                partitioner=[MLXPartitioner(device=device, run_ahead=NEXT_CALL)],
+                partitioner=[
+                    MLXPartitioner(device=device, run_ahead=NEXT_CALL, join_products=join_products)
+                ],
                 constant_methods=_metadata(config, max_seq_len, tp),
                 compile_config=_edge_config(quantizer),
             )

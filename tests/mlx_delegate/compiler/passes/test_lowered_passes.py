@@ -311,3 +311,26 @@ def test_join_sibling_products_gated_mlp(dtype, bits):
     assert before.count(f" {op}(") == 3
     assert after.count(f" {op}(") == 2
     assert "SplitNode(x=t" in after and "sizes=[96, 32], axis=-1)" in after
+
+
+@pytest.mark.parametrize("join", [True, False])
+def test_joining_is_a_compile_spec_and_gives_the_same_results(join):
+    """`MLXPartitioner(join_products=False)` (what benchmarks compare against)
+    keeps the products apart; both programs give eager's results."""
+    import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
+    from executorch.exir import to_edge_transform_and_lower
+    from executorch.runtime import Runtime
+
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
+    from mlx_delegate.tools.inspector import main_instructions
+
+    module, args = Projections().eval(), (torch.randn(2, 5, 32), torch.randn(2, 5, 32))
+    partitioner = MLXPartitioner(join_products=None if join else False)
+    program = to_edge_transform_and_lower(
+        torch.export.export(module, args), partitioner=[partitioner]
+    ).to_executorch()
+    ops = [str(i).split("(")[0] for i in main_instructions(program.buffer)]
+    assert ops.count("Linear") == (2 if join else 4)
+    assert ops.count("Split") == (1 if join else 0)
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    torch.testing.assert_close(method.execute(list(args))[0], module(*args), rtol=1e-5, atol=1e-5)
