@@ -8,7 +8,8 @@ it reads (a 1B model's step is about 280 kernels on a GPU, each costing the
 host its encoding and launch), and on the CPU each product is a dispatch to
 the thread pool. Joined, a Llama layer's seven products become four. The split
 parts are views of the joined result (MLX's split slices), so nothing is
-copied; each result row is the same dot products as before.
+copied. Each result is the same dot products as before, though a kernel may
+sum them in another order for another width.
 
 Joined: `LinearNode`s and `QuantizedLinearNode`s with their groups along the
 weight's inputs (`transpose`), whose weights (and scales, biases, bias) are
@@ -74,8 +75,10 @@ def _sibling_key(node: Any, flow: Dataflow, lowered: LoweredProgram) -> Optional
         return None
     if len(parts[0].shape) != 2 or node.out.shape[-1] != parts[0].shape[0]:
         return None
-    if node.bias is not None and node.bias.shape != parts[0].shape[:1]:
-        return None
+    if node.bias is not None and (
+        node.bias.shape != parts[0].shape[:1] or node.bias.dtype != node.out.dtype
+    ):
+        return None  # a bias of another dtype would not stack with the others'
     operands = tuple(
         None if getattr(node, n) is None else (getattr(node, n).dtype, getattr(node, n).shape[1:])
         for n in stacked
