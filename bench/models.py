@@ -8,11 +8,13 @@ d=1024 seq 1 (and d=2048 seq 1 on the GPU), and the models of the zoo
 
 On the CPU (this machine):
     .venv/bin/python bench/models.py [--sizes d256s32,d512s128,d1024s1] [--models NAMES|none]
-        [--systems ours,ours-nocompile,xnnpack,portable,eager,mlx,mlx-compiled]
+        [--systems ours,ours-nocompile,ours-unjoined,xnnpack,portable,eager,mlx,mlx-compiled]
         [--warmup 3] [--repeat 10] [--max-seconds 0.5] [--rounds 2] [--threads N] [--png bench/models_cpu.png]
 - ours: MLXPartitioner, run through executorch.runtime on the best CPU plugin;
 - ours, compile off: the same .pte with MLXD_COMPILE=0 in the environment of its
   process (so it is set before the plugin loads the program);
+- ours, not joined: lowered with MLXPartitioner(join_products=False), the products of
+  one input kept apart (q/k/v, gate/up: what joining them gains);
 - xnnpack: the same export lowered with XnnpackPartitioner;
 - portable: the same export lowered with no partitioner (ExecuTorch's own kernels);
 - eager: the module in PyTorch eager;
@@ -77,11 +79,21 @@ from llama_block import BlockConfig, example_input, seeded_weights, torch_block 
 
 CPU_SIZES = "d256s32,d512s128,d1024s1"
 GPU_SIZES = "d256s32,d512s128,d1024s1,d2048s1"
-CPU_SYSTEMS = ("ours", "ours-nocompile", "xnnpack", "portable", "eager", "mlx", "mlx-compiled")
+CPU_SYSTEMS = (
+    "ours",
+    "ours-nocompile",
+    "ours-unjoined",
+    "xnnpack",
+    "portable",
+    "eager",
+    "mlx",
+    "mlx-compiled",
+)
 GPU_SYSTEMS = ("ours", "ours-nocompile", "eager-fp32", "eager-bf16", "mlx", "mlx-compiled")
 TITLES = {
     "ours": "ours",
     "ours-nocompile": "ours, compile off",
+    "ours-unjoined": "ours, not joined",
     "xnnpack": "XNNPACK",
     "portable": "portable",
     "eager": "torch eager",
@@ -155,16 +167,16 @@ def record(row: Row, system: str, ms_runs: tuple[float, int], error=None) -> Non
 # threads (torch's OpenMP, XNNPACK's pool, OpenBLAS's) spin beside it, as in a
 # program that uses one of them. ours-nocompile's subprocess has MLXD_COMPILE=0.
 
-EXECUTORCH_SYSTEMS = {"ours": "ours", "ours-nocompile": "ours", "xnnpack": "xnnpack", "portable": "portable"}  # fmt: skip
+EXECUTORCH_SYSTEMS = {"ours": "ours", "ours-nocompile": "ours", "ours-unjoined": "ours-unjoined", "xnnpack": "xnnpack", "portable": "portable"}  # fmt: skip
 
 
 def lower(exported, system: str) -> bytes:
     from executorch.exir import to_edge_transform_and_lower
 
-    if system == "ours":
+    if system in ("ours", "ours-unjoined"):
         from mlx_delegate.compiler.partitioner import MLXPartitioner
 
-        partitioner = [MLXPartitioner()]
+        partitioner = [MLXPartitioner(join_products=None if system == "ours" else False)]
     elif system == "xnnpack":
         from executorch.backends.xnnpack.partition.xnnpack_partitioner import (
             XnnpackPartitioner,
@@ -220,7 +232,7 @@ def prepare_job(job: dict, args, notes: dict) -> None:
     if not lowered:
         return
     exported = torch.export.export(model, inputs, strict=False)
-    for system in ("ours", "xnnpack", "portable"):
+    for system in ("ours", "ours-unjoined", "xnnpack", "portable"):
         if system in lowered:
             start = time.perf_counter()
             try:
@@ -766,6 +778,7 @@ def report(result: dict, ratios) -> str:
 STYLES = {
     "ours": ("tab:red", "o", "-"),
     "ours-nocompile": ("tab:red", "o", ":"),
+    "ours-unjoined": ("tab:orange", "o", "-."),
     "xnnpack": ("tab:blue", "s", "-"),
     "portable": ("tab:gray", "v", "-"),
     "eager": ("tab:green", "^", "-"),
