@@ -517,7 +517,7 @@ def read_float32_bin(path: Path) -> list[np.ndarray]:
 
 
 # Ours that need neither ExecuTorch nor torch: the .bin tensor file reader.
-_GPU_MODULES = ("mlx_delegate", "mlx_delegate._quiet", "mlx_delegate._layout",
+_GPU_MODULES = ("mlx_delegate", "mlx_delegate._quiet", "mlx_delegate._layout", "mlx_delegate.formats",
                 "mlx_delegate.formats._generated", "mlx_delegate.formats.tensor_bin_format")  # fmt: skip
 
 
