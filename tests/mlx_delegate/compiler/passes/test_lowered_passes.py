@@ -232,7 +232,7 @@ class Projections(torch.nn.Module):
 def test_join_sibling_products_stacks_the_weights_and_splits_the_result():
     module = Projections().eval()
     before, after = before_and_after(
-        join_sibling_products, module, torch.randn(3, 32), torch.randn(3, 32), keep_linear=True
+        join_sibling_products, module, torch.randn(1, 32), torch.randn(1, 32), keep_linear=True
     )
     assert before.count("LinearNode") == 4
     assert after.splitlines()[:2] == [
@@ -240,7 +240,7 @@ def test_join_sibling_products_stacks_the_weights_and_splits_the_result():
         "[t0, t2, t4] = SplitNode(x=t7, sizes=[32, 16, 16], axis=-1)",
     ]
     assert "LinearNode(x=in1, weight=c0, bias=c1)" in after  # another input: alone
-    program = lowered(module, torch.randn(3, 32), torch.randn(3, 32), keep_linear=True)
+    program = lowered(module, torch.randn(1, 32), torch.randn(1, 32), keep_linear=True)
     join_sibling_products(program)
     remove_dead_code(program)
     weight, bias = (
@@ -305,7 +305,7 @@ def test_join_sibling_products_gated_mlp(dtype, bits):
     words, scales and biases stacked along the rows."""
     module = Gated().to(dtype) if bits is None else quantized(Gated(), bits, 32, dtype)
     before, after = before_and_after(
-        join_sibling_products, module, torch.randn(2, 64, dtype=dtype), keep_linear=True
+        join_sibling_products, module, torch.randn(1, 64, dtype=dtype), keep_linear=True
     )
     op = "LinearNode" if bits is None else "QuantizedLinearNode"
     assert before.count(f" {op}(") == 3
@@ -324,7 +324,7 @@ def test_joining_is_a_compile_spec_and_gives_the_same_results(join):
     from mlx_delegate.compiler.partitioner import MLXPartitioner
     from mlx_delegate.tools.inspector import main_instructions
 
-    module, args = Projections().eval(), (torch.randn(2, 5, 32), torch.randn(2, 5, 32))
+    module, args = Projections().eval(), (torch.randn(1, 1, 32), torch.randn(1, 1, 32))
     partitioner = MLXPartitioner(join_products=None if join else False)
     program = to_edge_transform_and_lower(
         torch.export.export(module, args), partitioner=[partitioner]
@@ -334,3 +334,24 @@ def test_joining_is_a_compile_spec_and_gives_the_same_results(join):
     assert ops.count("Split") == (1 if join else 0)
     method = Runtime.get().load_program(program.buffer).load_method("forward")
     torch.testing.assert_close(method.execute(list(args))[0], module(*args), rtol=1e-5, atol=1e-5)
+
+
+def test_join_sibling_products_leaves_a_fixed_batch_of_rows_apart():
+    """Products of a fixed number of rows above one stay apart (their split
+    parts would be strided); a symbolic number of rows (an LLM's tokens) joins."""
+    module = Projections().eval()
+    before, after = before_and_after(
+        join_sibling_products, module, torch.randn(4, 32), torch.randn(4, 32), keep_linear=True
+    )
+    assert after == before
+    tokens = torch.export.Dim("tokens", min=1, max=64)
+    program = torch.export.export(
+        module, (torch.randn(4, 32), torch.randn(4, 32)), dynamic_shapes=({0: tokens}, {0: tokens})
+    )
+    config = EdgeCompileConfig(
+        preserve_ops=[torch.ops.aten.linear.default], _check_ir_validity=False
+    )
+    edge = to_edge(program, compile_config=config).exported_program()
+    symbolic = ProgramBuilder(edge, default_registry()).build().lowered
+    join_sibling_products(symbolic)
+    assert listing(symbolic).count("LinearNode") == 2
