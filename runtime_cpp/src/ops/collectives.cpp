@@ -4,8 +4,9 @@
 // The group is the process's: one process per device, each a rank (the
 // standard MLX model; one process driving several devices gained nothing,
 // issue 25). It is set up when a program with collectives loads
-// (join_process_group), from the standard MLX environment: MLX_RANK and MLX_HOSTFILE for the ring
-// backend (CPU), MLX_RANK, MLX_WORLD_SIZE, NCCL_HOST_IP and NCCL_PORT for NCCL (CUDA);
+// (join_process_group), from the standard MLX environment: MLX_RANK and
+// MLX_HOSTFILE for the ring backend (CPU), MLX_RANK, MLX_WORLD_SIZE,
+// NCCL_HOST_IP and NCCL_PORT for NCCL (CUDA);
 // MLX_DELEGATE_DISTRIBUTED_BACKEND names one backend ("ring", "nccl"),
 // otherwise MLX takes the first it can set up. With none of them set, a
 // process is a group of one and the collectives return their input.

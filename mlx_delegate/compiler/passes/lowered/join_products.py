@@ -18,7 +18,10 @@ copy or a strided kernel that costs more than the launches saved: a llama-like
 block on the CPU at 32 rows took 1.05 ms joined against 0.70 apart, at 128
 rows 5.16 against 4.80 (`bench/models.py`). An LLM's prefill pays it too
 (symbolic rows): about 6% of its prefill on the CPU, against a decode that
-gains, in int4, 25-35% on the CPU and 20% on an H100.
+gains, in int4, 25-35% on the CPU and 20% on an H100. One loss is known: a
+1B's bf16 decode on an H100, 4-11%, where MLX's bf16 product of the joined
+gate/up (16,384 rows) is slower than its two halves (README, "Joined
+products"); the compiler does not know the device.
 
 Joined: `LinearNode`s and `QuantizedLinearNode`s with their groups along the
 weight's inputs (`transpose`), whose weights (and scales, biases, bias) are
