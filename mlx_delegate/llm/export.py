@@ -115,6 +115,7 @@ def export_program(
     from ..compiler.builder.deferred import external_data
     from ..compiler.partitioner import MLXPartitioner
 
+    return_freed_tensors()
     names = ["check", "quantize", "torch.export", "lower", "serialize", "write"]
     if not quantize:
         names.remove("quantize")
@@ -215,6 +216,30 @@ class Quantizer:
 
 def _quantizer(scheme: str, group_size: int, embedding: Optional[str] = "same") -> Quantizer:
     return Quantizer(Quantization.of(scheme, group_size, embedding))
+
+
+# Tensors of this many bytes or more get mappings of their own (see below).
+OWN_MAPPING_BYTES = 1 << 20
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+
+
+def return_freed_tensors() -> None:
+    """Makes every allocation of OWN_MAPPING_BYTES or more a mapping of its
+    own, which glibc returns to the system when it is freed (process-wide).
+
+    Why: an export makes its weights one after another, each freed once it is
+    written. By default glibc raises its mapping threshold each time a mapped
+    block is freed (up to 32 MiB), so later tensors come from the heap, whose
+    freed memory it keeps: the resident set grew by 0.4 GB over a 1B export.
+    A fixed threshold keeps it at what is live. 1B from bf16, peak resident
+    memory: int8 2.05 GB (1.56x the weights written) before, 1.46 GB (1.11x)
+    after; int4 1.78 GB before, 1.43 GB after. No effect off glibc."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(_M_MMAP_THRESHOLD, OWN_MAPPING_BYTES)
+    except (OSError, AttributeError):
+        pass
 
 
 def peak_memory() -> int:
