@@ -232,7 +232,7 @@ def return_freed_tensors() -> None:
     block is freed (up to 32 MiB), so later tensors come from the heap, whose
     freed memory it keeps: the resident set grew by 0.4 GB over a 1B export.
     A fixed threshold keeps it at what is live. 1B from bf16, peak resident
-    memory: int8 2.05 GB (1.56x the weights written) before, 1.46 GB (1.11x)
+    memory: int8 2.05 GB (1.56x the weights written) before, 1.47 GB (1.12x)
     after; int4 1.78 GB before, 1.43 GB after. No effect off glibc."""
     try:
         import ctypes
