@@ -18,7 +18,12 @@ There (after ../shared/GPU.md's install calls, the CUDA plugin and mlxd-generate
     python3 bench/tp.py --run .gpu/tp --generate BUILD/mlxd-generate
 prints a row per shape, TP degree and vocabulary: time to first token, prefill and decode
 tokens/s (mlxd-generate, greedy, no stop at EOS, after a warm-up), and each
-GPU's peak memory (NVML, sampled from outside the measured processes)."""
+GPU's peak memory (NVML, sampled from outside the measured processes). Where
+mlx-lm is installed, rows for mlx-lm at the same TP degrees follow: its model
+of the shape's config.json with every tensor the same tiled block (no
+checkpoint travels), sharded by its own `model.shard(group)` over NCCL, a
+process a GPU (mlx_delegate.llm.launch's start_ranks), timed as
+bench/llm_size.py times it (generate_step, after a warm-up generation)."""
 
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from llm_size import _pack, _unpack  # noqa: E402  (one packing for both benchmarks)
+from llm_size import _child_numbers, _mlx_lm_config, _pack, _unpack  # noqa: E402
 
 TILE = 4096  # elements of the random block every tensor tiles
 
@@ -61,6 +66,9 @@ def prepare(args) -> None:
     layers = {} if args.layers is None else {"num_hidden_layers": args.layers}
     tiny.write_shaped_checkpoint(checkpoint, args.shape, fill=tiled, **layers)
     tiny.write_tokenizer(checkpoint, 512)
+    # what mlx-lm's rows need there to build the same model: no checkpoint travels
+    shutil.copy(checkpoint / "config.json", out / "config.json")
+    (out / "tile.f32").write_bytes(block.numpy().astype("<f4").tobytes())
     try:
         for ways in args.tp:
             splits = [(v, e) for v in args.vocab for e in args.experts] if ways > 1 else [()]
@@ -127,7 +135,7 @@ NUMBERS = {
 
 
 def run(args) -> None:
-    print("| shape | TP | vocabulary, experts | time to first token ms | prefill tok/s | decode tok/s | "
+    print("| shape | TP | system: vocabulary, experts | time to first token ms | prefill tok/s | decode tok/s | "
           "decode vs TP=1 | peak memory per GPU, GB |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|")
     for directory in sorted(p for p in args.run.iterdir() if p.is_dir()):
@@ -141,11 +149,22 @@ def run(args) -> None:
             ways = int(ways)
             row = _measure(args, pte, ways)
             single = row["decode"] if ways == 1 else single
-            speedup = f"{row['decode'] / single:.2f}x" if single else "-"
-            memory = ", ".join(f"{p / 1e9:.1f}" for p in row["peaks"])
-            print(f"| {directory.name} | {ways} | {split.replace('-', ', ') or 'whole'} | {row['ttft_ms']:.1f} | "
-                  f"{row['prefill']:.1f} | {row['decode']:.1f} | {speedup} | {memory} |",
-                  flush=True)  # fmt: skip
+            _row(
+                directory.name, ways, "ours: " + (split.replace("-", ", ") or "whole"), row, single
+            )
+        if (directory / "config.json").is_file() and _has_mlx_lm():
+            single = None
+            for ways in args.tp:
+                row = _measure_mlx_lm(args, directory, ways)
+                single = row["decode"] if ways == 1 else single
+                _row(directory.name, ways, "mlx-lm", row, single)
+
+
+def _row(shape: str, ways: int, label: str, row: dict, single) -> None:
+    speedup = f"{row['decode'] / single:.2f}x" if single else "-"
+    memory = ", ".join(f"{p / 1e9:.1f}" for p in row["peaks"])
+    print(f"| {shape} | {ways} | {label} | {row['ttft_ms']:.1f} | {row['prefill']:.1f} | "
+          f"{row['decode']:.1f} | {speedup} | {memory} |", flush=True)  # fmt: skip
 
 
 def _measure(args, pte: Path, ways: int) -> dict:
@@ -166,13 +185,97 @@ def _measure(args, pte: Path, ways: int) -> dict:
     return {**numbers, "peaks": memory.peaks}
 
 
+def _has_mlx_lm() -> bool:
+    try:
+        import mlx_lm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _measure_mlx_lm(args, directory: Path, ways: int) -> dict:
+    """mlx-lm at TP=`ways`: TP=1 on the first GPU; above, a process a GPU,
+    rank 0's figures."""
+    from mlx_delegate.llm.launch import default_backend
+
+    child = [sys.executable, __file__, "--child-mlx-lm", str(directory),
+             "--prompt-len", str(args.prompt_len), "--new-tokens", str(args.new_tokens)]  # fmt: skip
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "0"}
+    if ways > 1:  # the launcher our generate --tp uses: rank 0's output is its output
+        launch = "from mlx_delegate.llm.launch import start_ranks; import sys; "
+        launch += f"sys.exit(start_ranks({child!r}, {ways}, {default_backend(args.device)!r}))"
+        path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+        command, env = [sys.executable, "-c", launch], {**os.environ, "PYTHONPATH": path}
+    else:
+        command = child
+    with GpuMemoryPeaks() as memory:
+        done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"mlx-lm at TP={ways} failed:\n{done.stderr[-3000:]}")
+    numbers = _child_numbers(done.stdout)
+    return {"ttft_ms": numbers["ttft"] * 1e3, "prefill": numbers["prefill"],
+            "decode": numbers["decode"], "peaks": memory.peaks}  # fmt: skip
+
+
+def child_mlx_lm(args) -> None:
+    """mlx-lm's model of DIR/config.json, its tensors tiled from DIR/tile.f32
+    as ours are (norms get 1 added), bf16; sharded over the group of the
+    standard MLX variables where they are set; rank 0 prints the figures."""
+    import json
+
+    import mlx.core as mx
+    import numpy as np
+    from mlx.utils import tree_flatten, tree_unflatten
+    from mlx_lm.generate import generate_step
+    from mlx_lm.utils import _get_classes
+
+    from mlx_delegate.llm.launch import rank_of_environment
+
+    directory = args.child_mlx_lm
+    config = {**json.loads((directory / "config.json").read_text()), **_mlx_lm_config(directory)}
+    model_class, args_class = _get_classes(config)
+    model = model_class(args_class.from_dict(config))
+    block = mx.array(np.fromfile(directory / "tile.f32", dtype="<f4"))
+
+    def tiled(p: mx.array) -> mx.array:
+        t = mx.tile(block, p.size // block.size + 1)[: p.size].reshape(p.shape)
+        t = (t + 1 if p.ndim == 1 else t).astype(mx.bfloat16)
+        mx.eval(t)  # one tensor at a time: the transients stay one tensor's
+        return t
+
+    model.update(tree_unflatten([(k, tiled(v)) for k, v in tree_flatten(model.parameters())]))
+    rank = 0
+    if rank_of_environment() is not None:
+        backend = os.environ.get("MLX_DELEGATE_DISTRIBUTED_BACKEND", "nccl")  # start_ranks's
+        group = mx.distributed.init(strict=True, backend=backend)
+        rank = group.rank()
+        model.shard(group)
+        mx.eval(model.parameters())
+    prompt = mx.array([(7 * i + 3) % 512 for i in range(args.prompt_len)])
+
+    def generation() -> list[float]:
+        times, start = [], time.perf_counter()
+        for _ in generate_step(prompt, model, max_tokens=args.new_tokens):
+            times.append(time.perf_counter() - start)  # each step yields an evaluated token
+        return times
+
+    generation()  # warm-up
+    times = generation()
+    if rank == 0:
+        print("ttft:", times[0])
+        print("prefill:", args.prompt_len / times[0])
+        print("decode:", (len(times) - 1) / (times[-1] - times[0]))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="bench/tp.py")
     parser.add_argument("--prepare", type=Path, default=None, metavar="DIR")
     parser.add_argument("--run", type=Path, default=None, metavar="DIR")
     parser.add_argument("--shape", default="llama-8b")
     parser.add_argument("--layers", type=int, default=None)
-    parser.add_argument("--tp", default="1,2", help="TP degrees to export, comma-separated")
+    parser.add_argument(
+        "--tp", default="1,2", help="TP degrees to export (--prepare) and to run mlx-lm at (--run)"
+    )
     parser.add_argument("--vocab", default="split,replicated", help="--tp-vocab ways, above TP=1")
     parser.add_argument("--experts", default="hidden", help="--tp-experts ways, above TP=1")
     parser.add_argument("--max-seq-len", type=int, default=1024)
@@ -181,7 +284,11 @@ def main(argv=None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/tp-bench"))
     parser.add_argument("--generate", type=Path, default=REPO / "build/runtime/mlxd-generate")
     parser.add_argument("--device", default="gpu", help="gpu (a GPU a rank); cpu to try it here")
+    parser.add_argument("--child-mlx-lm", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child_mlx_lm:
+        child_mlx_lm(args)
+        return 0
     args.tp = [int(t) for t in args.tp.split(",")]
     args.vocab = args.vocab.split(",")
     args.experts = args.experts.split(",")
