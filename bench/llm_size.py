@@ -342,12 +342,21 @@ def _agreement(rows: list[dict]) -> None:
     """How many of each of our rows' greedy tokens equal the bf16 row's, from
     the first: what a quantized cache (or weights) changes in what is said."""
     ours = {r["dtype"]: r["ids"] for r in rows if r["system"] == "ours" and "ids" in r}
-    if "bf16" not in ours or len(ours) < 2:
-        return
-    print("\n| ours | tokens equal to bf16's, from the first |\n|---|---|")
-    for dtype, ids in ours.items():
-        same = next((i for i, (a, b) in enumerate(zip(ids, ours["bf16"])) if a != b), len(ids))
-        print(f"| {dtype} | {same} of {len(ids)} |")
+    same = lambda a, b: next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))  # noqa
+    if "bf16" in ours and len(ours) >= 2:
+        print("\n| ours | tokens equal to bf16's, from the first |\n|---|---|")
+        for dtype, ids in ours.items():
+            print(f"| {dtype} | {same(ids, ours['bf16'])} of {len(ids)} |")
+    variants = [r for r in rows if r["system"].startswith("ours, ") and r["dtype"] in ours]
+    if variants:  # the same model run or exported another way: the same tokens
+        print("\n| ours, another way | dtype | tokens equal to ours', from the first |")
+        print("|---|---|---|")
+        for r in variants:
+            if "ids" in r:
+                ids = r["ids"]
+                print(
+                    f"| {r['system']} | {r['dtype']} | {same(ids, ours[r['dtype']])} of {len(ids)} |"
+                )
 
 
 def _ours(args, pte: Path, prompt: list[int]) -> list[str]:

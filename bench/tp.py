@@ -3,7 +3,7 @@ against TP=2 (two processes, one GPU each, NCCL), and memory per GPU.
 
 Here (the export needs ExecuTorch's Python, which the GPU machine lacks):
     .venv/bin/python bench/tp.py --prepare .gpu/tp --shape llama-8b [--tp 1,2] [--layers N] \
-        [--vocab split,replicated] [--experts hidden,spread]
+        [--vocab split,replicated] [--experts hidden,spread] [--without-joining]
 writes a checkpoint of the public configuration whose tensors are all one
 random block tiled (as costly to read as random weights), exports it as bf16
 for each TP degree (above one, with the embedding and LM head held each way
@@ -72,12 +72,14 @@ def prepare(args) -> None:
     try:
         for ways in args.tp:
             splits = [(v, e) for v in args.vocab for e in args.experts] if ways > 1 else [()]
-            for split in splits:
-                pte = args.work / ("-".join([f"tp{ways}", *split]) + ".pte")
+            joins = (True, False) if args.without_joining else (True,)
+            for split, join in ((split, join) for split in splits for join in joins):
+                name = [f"tp{ways}", *split, *([] if join else ["unjoined"])]
+                pte = args.work / ("-".join(name) + ".pte")
                 options = dict(zip(("tp_vocab", "tp_experts"), split))
                 result = export_program(
                     checkpoint, pte, dtype="bf16", max_seq_len=args.max_seq_len, tp=ways,
-                    **options,
+                    join_products=join, **options,
                 )  # fmt: skip
                 print(result.report(), flush=True)
                 _pack(pte, out / (pte.name + ".gz"))
@@ -278,6 +280,11 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--vocab", default="split,replicated", help="--tp-vocab ways, above TP=1")
     parser.add_argument("--experts", default="hidden", help="--tp-experts ways, above TP=1")
+    parser.add_argument(
+        "--without-joining", action="store_true",
+        help="--prepare: also export each program with products of one input apart "
+        "(export_program(join_products=False), rows 'ours: ..., unjoined')",
+    )  # fmt: skip
     parser.add_argument("--max-seq-len", type=int, default=1024)
     parser.add_argument("--prompt-len", type=int, default=128)
     parser.add_argument("--new-tokens", type=int, default=256)
