@@ -26,13 +26,15 @@
 namespace mlxd::cpu {
 
 // The features a variant may need: x86-64 micro-architecture levels v3 (AVX2)
-// and v4 (AVX-512); the AVX-512 extensions VNNI and BF16 and the Arm hwcaps are
-// read and listed, though no variant needs them yet.
+// and v4 (AVX-512); the AVX-512 extensions VNNI and BF16, AMX (its tiles, their
+// bfloat16 products, and whether the OS saves the tile state) and the Arm
+// hwcaps are read and listed: no variant needs them, the AVX-512 variant's
+// kernels take them where they are.
 // clang-format off
 #define MLXD_CPU_FOR_EACH_FEATURE(X)                                                    \
   X(avx) X(avx2) X(fma) X(f16c) X(bmi1) X(bmi2) X(lzcnt) X(movbe) X(os_ymm)             \
   X(avx512f) X(avx512bw) X(avx512cd) X(avx512dq) X(avx512vl) X(avx512vnni) X(avx512bf16) \
-  X(os_zmm) X(neon) X(asimddp) X(i8mm) X(bf16)
+  X(os_zmm) X(amx_tile) X(amx_bf16) X(os_amx) X(neon) X(asimddp) X(i8mm) X(bf16)
 // clang-format on
 
 struct Features {
@@ -69,8 +71,9 @@ inline Features processor_features() {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     xcr0 = (static_cast<unsigned long long>(hi) << 32) | lo;
   }
-  f.os_ymm = (xcr0 & 0x6) == 0x6;    // SSE and AVX state
-  f.os_zmm = (xcr0 & 0xe6) == 0xe6;  // and opmask, ZMM0-15 upper halves, ZMM16-31
+  f.os_ymm = (xcr0 & 0x6) == 0x6;          // SSE and AVX state
+  f.os_zmm = (xcr0 & 0xe6) == 0xe6;        // and opmask, ZMM0-15 upper halves, ZMM16-31
+  f.os_amx = (xcr0 & 0x60000) == 0x60000;  // XTILECFG and XTILEDATA
   if (max_leaf >= 7) {
     __cpuid_count(7, 0, a, b, c, d);
     f.bmi1 = (b >> 3) & 1;
@@ -82,6 +85,8 @@ inline Features processor_features() {
     f.avx512bw = (b >> 30) & 1;
     f.avx512vl = (b >> 31) & 1;
     f.avx512vnni = (c >> 11) & 1;
+    f.amx_bf16 = (d >> 22) & 1;
+    f.amx_tile = (d >> 24) & 1;
     const unsigned max_sub = a;
     if (max_sub >= 1) {
       __cpuid_count(7, 1, a, b, c, d);

@@ -2,15 +2,23 @@
 // vector of either. Two ways through a tile (HalfPath): activations converted to
 // float32 once per call and weights widened per vector (every weight and
 // activation dtype), or, bfloat16 by bfloat16 on a processor with AVX-512 BF16,
-// both kept in bfloat16 and multiplied in pairs by vdpbf16ps.
+// both kept in bfloat16 and multiplied in pairs by vdpbf16ps. A third for
+// bfloat16 by bfloat16 with many rows, on a processor with AMX: the products of
+// 16 x 32 tiles of x by 32 x 16 tiles of w in the tile registers (Amx below).
 #include "half_matmul.h"
 
 #include <mlx/backend/cpu/encoder.h>
 #include <mlx/primitives.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
+
+#if defined(__AVX512F__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "cpu_features.h"
 #include "kernel_util.h"
@@ -126,6 +134,144 @@ __attribute__((target("avx512bf16"))) void Bf16Dot::tile(const HalfProblem& p, i
 }
 #endif
 
+#if defined(__AVX512F__)
+// AMX: eight tile registers of up to 16 rows of 64 bytes, and tdpbf16ps, which
+// adds to a 16 x 16 float32 tile the products of a 16 x 32 bfloat16 tile of x
+// (rows of K) by a tile of w holding 32 values of K for 16 of its rows, laid
+// out in pairs: tile row r, column c holds w[c][2r] and w[c][2r + 1]. A task
+// is 32 rows of w: it lays them out so once (kPackedTile a tile, all of K),
+// then runs every 32 rows of x by them, four accumulating tiles (2 x 2) per
+// step of 32 values of K. x is copied once a call into rows of Kp values
+// (K padded to 32 with zeros) and Mp rows (M padded to 32), so that every
+// tile load is whole; a task's columns past N are zeros, its stores masked.
+// Like vdpbf16ps, tdpbf16ps rounds to nearest even and takes subnormals as
+// zero. Linux lends the tile registers to a process that asks (arch_prctl),
+// once; each thread loads the tile configuration before its tiles.
+namespace amx {
+
+constexpr int kRows = 16;                // rows of a tile
+constexpr int kK = 32;                   // bfloat16 values of a tile row (64 bytes)
+constexpr int kBlock = 32;               // rows of x and of w a task's step covers: 2 tiles each
+constexpr int kPackedTile = kRows * kK;  // bfloat16 values of a laid-out tile of w
+
+struct alignas(64) TileConfig {
+  uint8_t palette = 1;
+  uint8_t start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t colsb[16] = {};
+  uint8_t rows[16] = {};
+};
+
+// Tiles 0-3 accumulate (float32), 4-5 hold x, 6-7 hold w: all 16 rows of 64 bytes.
+__attribute__((target("amx-tile"))) void configure_tiles() {
+  TileConfig config;
+  for (int t = 0; t < 8; ++t) {
+    config.rows[t] = kRows;
+    config.colsb[t] = 64;
+  }
+  _tile_loadconfig(&config);
+}
+
+bool tiles_granted() {
+  static const bool granted = [] {
+    constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+    return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+  }();
+  return granted;
+}
+
+// Rows n0 .. n0 + kBlock of w laid out as the tiles want them: for each step of
+// 32 values of K, two tiles (rows n0 .. n0+15, then n0+16 .. n0+31).
+void lay_out(const HalfProblem& p, int64_t n0, int64_t Kp, uint16_t* out) {
+  const __m512i rows =
+      _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                         _mm512_set1_epi32(static_cast<int>(p.K / 2)));
+  for (int64_t k0 = 0; k0 < Kp; k0 += kK) {
+    for (int half = 0; half < 2; ++half) {
+      const int64_t nh = n0 + half * kRows;
+      uint16_t* tile = out + ((k0 / kK) * 2 + half) * kPackedTile;
+      const bool whole = nh + kRows <= p.N && k0 + kK <= p.K && p.K % 2 == 0;
+      for (int r = 0; r < kRows; ++r) {
+        if (whole) {  // row r: the pair (k0 + 2r, k0 + 2r + 1) of 16 rows of w, one dword each
+          const uint16_t* base = p.w + nh * p.K + k0 + 2 * r;
+          _mm512_storeu_si512(tile + r * kK, _mm512_i32gather_epi32(rows, base, 4));
+          continue;
+        }
+        for (int c = 0; c < kRows; ++c) {
+          for (int e = 0; e < 2; ++e) {
+            const int64_t n = nh + c, k = k0 + 2 * r + e;
+            tile[r * kK + 2 * c + e] = n < p.N && k < p.K ? p.w[n * p.K + k] : 0;
+          }
+        }
+      }
+    }
+  }
+}
+
+// A row of 32 float32 sums into the output (its first `valid` columns).
+__attribute__((target("avx512bf16"))) void store_row(const float* sums, void* out, Elt e,
+                                                     int valid) {
+  for (int h = 0; h < 2; ++h) {
+    const int n = std::min(kRows, valid - h * kRows);
+    if (n <= 0) return;
+    const __mmask16 mask = static_cast<__mmask16>((1u << n) - 1);
+    const __m512 v = _mm512_loadu_ps(sums + h * kRows);
+    if (e == Elt::f32) {
+      _mm512_mask_storeu_ps(static_cast<float*>(out) + h * kRows, mask, v);
+    } else if (e == Elt::bf16) {
+      _mm256_mask_storeu_epi16(static_cast<uint16_t*>(out) + h * kRows, mask,
+                               (__m256i)_mm512_cvtneps_pbh(v));
+    } else {
+      _mm256_mask_storeu_epi16(static_cast<uint16_t*>(out) + h * kRows, mask,
+                               _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    }
+  }
+}
+
+// One task: rows n0 .. n0 + kBlock of w by every row of x.
+__attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void task(const HalfProblem& p, int64_t n0,
+                                                                  int64_t Mp, int64_t Kp) {
+  thread_local std::vector<uint16_t> laid;
+  laid.resize(static_cast<size_t>(Kp / kK * 2 * kPackedTile));
+  lay_out(p, n0, Kp, laid.data());
+  configure_tiles();
+  alignas(64) float sums[kBlock * kBlock];
+  const int64_t x_stride = Kp * 2;  // bytes a row of x
+  const size_t out_size = p.out_elt == Elt::f32 ? 4 : 2;
+  const int valid = static_cast<int>(std::min<int64_t>(kBlock, p.N - n0));
+  for (int64_t m0 = 0; m0 < Mp; m0 += kBlock) {
+    _tile_zero(0);
+    _tile_zero(1);
+    _tile_zero(2);
+    _tile_zero(3);
+    const uint16_t* x0 = p.x_bf + m0 * Kp;
+    for (int64_t k0 = 0; k0 < Kp; k0 += kK) {
+      const uint16_t* w0 = laid.data() + (k0 / kK) * 2 * kPackedTile;
+      _tile_loadd(4, x0 + k0, x_stride);
+      _tile_loadd(5, x0 + kRows * Kp + k0, x_stride);
+      _tile_loadd(6, w0, 64);
+      _tile_loadd(7, w0 + kPackedTile, 64);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+    _tile_stored(0, sums, kBlock * 4);
+    _tile_stored(1, sums + kRows, kBlock * 4);
+    _tile_stored(2, sums + kRows * kBlock, kBlock * 4);
+    _tile_stored(3, sums + kRows * kBlock + kRows, kBlock * 4);
+    const int64_t rows = std::min<int64_t>(kBlock, p.M - m0);
+    for (int64_t i = 0; i < rows; ++i) {
+      char* out = static_cast<char*>(p.out) + ((m0 + i) * p.N + n0) * out_size;
+      store_row(sums + i * kBlock, out, p.out_elt, valid);
+    }
+  }
+  _tile_release();
+}
+
+}  // namespace amx
+#endif
+
 // Rows [m_begin, m_end) of x against weight rows n0 .. n0+NT.
 template <typename Path, int NT>
 void half_rows(const HalfProblem& p, int64_t n0, int64_t m_begin, int64_t m_end) {
@@ -219,6 +365,31 @@ bool bf16_dot_takes(const mx::array& x, const mx::array& w) {
   return x.dtype() == mx::bfloat16 && w.dtype() == mx::bfloat16 && bf16_dot_here();
 }
 
+// Whether this processor runs the AMX path: its report (or the forced one) and
+// Linux's grant of the tile registers.
+bool amx_here() {
+#if defined(__AVX512F__)
+  static const bool here = [] {
+    const Features forced = current_features(), real = processor_features();
+    auto has = [](const Features& f) { return f.amx_tile && f.amx_bf16 && f.os_amx; };
+    return has(forced) && has(real) && real.avx512bf16 && amx::tiles_granted();
+  }();
+  return here;
+#else
+  return false;
+#endif
+}
+
+int64_t rows_of(const mx::array& x) {
+  const int64_t K = x.shape(-1);
+  return K == 0 ? 0 : static_cast<int64_t>(x.size()) / K;
+}
+
+bool amx_takes(const mx::array& x, const mx::array& w) {
+  return x.dtype() == mx::bfloat16 && w.dtype() == mx::bfloat16 && rows_of(x) >= kAmxMinRows &&
+         amx_here();
+}
+
 // x widened to float32 (thread_local: one buffer a thread, reused), then the tiles.
 void run_widened(const mx::array& x, HalfProblem p) {
   Elt x_elt;
@@ -231,21 +402,38 @@ void run_widened(const mx::array& x, HalfProblem p) {
 }
 
 #if defined(__AVX512F__)
-// x, bfloat16, as contiguous bfloat16 rows [M, K] (the bits as they are).
-void rows_as_bf16(const mx::array& x, int64_t M, int64_t K, uint16_t* out) {
+// x, bfloat16, as bfloat16 rows of `row_size` values from out (the bits as they are).
+void rows_as_bf16(const mx::array& x, int64_t M, int64_t K, int64_t row_size, uint16_t* out) {
   const int64_t k_stride = x.strides().back();
   for (int64_t m = 0; m < M; ++m) {
     const uint16_t* row = static_cast<const uint16_t*>(row_of(x, m));
-    for (int64_t k = 0; k < K; ++k) out[m * K + k] = row[k * k_stride];
+    uint16_t* to = out + m * row_size;
+    if (k_stride == 1) {
+      std::memcpy(to, row, static_cast<size_t>(K) * 2);
+      continue;
+    }
+    for (int64_t k = 0; k < K; ++k) to[k] = row[k * k_stride];
   }
 }
 
 void run_bf16_dot(const mx::array& x, HalfProblem p) {
   thread_local std::vector<uint16_t> xb;
   xb.resize(static_cast<size_t>(p.M * p.K));
-  rows_as_bf16(x, p.M, p.K, xb.data());
+  rows_as_bf16(x, p.M, p.K, p.K, xb.data());
   p.x_bf = xb.data();
   half_run<Bf16Dot>(p);
+}
+
+// x copied into zero-padded rows (amx:: says why), then a task per 32 rows of w.
+void run_amx(const mx::array& x, HalfProblem p) {
+  const int64_t Mp = (p.M + amx::kBlock - 1) / amx::kBlock * amx::kBlock;
+  const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
+  thread_local std::vector<uint16_t> xb;
+  xb.assign(static_cast<size_t>(Mp * Kp), 0);
+  rows_as_bf16(x, p.M, p.K, Kp, xb.data());
+  p.x_bf = xb.data();
+  const int tasks = static_cast<int>((p.N + amx::kBlock - 1) / amx::kBlock);
+  parallel_for(tasks, [&](int t) { amx::task(p, int64_t{t} * amx::kBlock, Mp, Kp); });
 }
 #endif
 
@@ -280,6 +468,7 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
       p.w = w.data<uint16_t>();
       p.out = out.data<void>();
 #if defined(__AVX512F__)
+      if (path == HalfPath::amx) return run_amx(x, p);
       if (path == HalfPath::bf16_dot) return run_bf16_dot(x, p);
 #endif
       run_widened(x, p);
@@ -314,16 +503,23 @@ bool half_supports(const mx::array& x, const mx::array& w) {
   if (w.dtype() != mx::bfloat16 && w.dtype() != mx::float16) return false;
   if (!elt_of(x.dtype(), &e) || x.ndim() < 1 || w.ndim() != 2) return false;
   if (x.shape(-1) != w.shape(1)) return false;
-  const int64_t K = x.shape(-1);
-  if (K > 0 && static_cast<int64_t>(x.size()) / K > kHalfMatmulMaxRows) return false;
+  if (rows_of(x) > kHalfMatmulMaxRows && !amx_takes(x, w)) return false;
   return w.is_available() && w.flags().row_contiguous;
 }
 
 const char* half_path_name(HalfPath path) {
-  return path == HalfPath::bf16_dot ? "bf16_dot" : "widened";
+  switch (path) {
+    case HalfPath::amx:
+      return "amx";
+    case HalfPath::bf16_dot:
+      return "bf16_dot";
+    default:
+      return "widened";
+  }
 }
 
 HalfPath half_path(const mx::array& x, const mx::array& w) {
+  if (amx_takes(x, w)) return HalfPath::amx;
   return bf16_dot_takes(x, w) ? HalfPath::bf16_dot : HalfPath::widened;
 }
 
@@ -332,6 +528,8 @@ std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx:
   Elt e;
   if (!half_supports(x, w) || !elt_of(out_dtype, &e)) return std::nullopt;
   if (path == HalfPath::bf16_dot && !bf16_dot_takes(x, w)) return std::nullopt;
+  if (path == HalfPath::amx && !amx_takes(x, w)) return std::nullopt;
+  if (path && *path != HalfPath::amx && rows_of(x) > kHalfMatmulMaxRows) return std::nullopt;
   mx::Stream stream = mx::to_stream(s);
   if (stream.device.type != mx::Device::DeviceType::cpu) return std::nullopt;
   mx::Shape shape = x.shape();

@@ -8,7 +8,9 @@
 // bfloat16 activations by a bfloat16 weight, in the AVX-512 variant on a
 // processor with AVX-512 BF16 (cpu_features.h), take vdpbf16ps instead: both
 // operands stay bfloat16, each instruction multiplies 32 pairs into 16 float32
-// sums (HalfPath::bf16_dot).
+// sums (HalfPath::bf16_dot). With kAmxMinRows rows or more (a prompt, an
+// audio window), on a processor with AMX, the products run in its tile registers
+// instead (HalfPath::amx), and any number of rows is taken.
 //
 // An MLX primitive (HalfMatmulCpu), compiled per variant like quantized_matmul.h.
 #pragma once
@@ -25,18 +27,22 @@ namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace mx = mlx::core;
 
-// The most rows of x the kernel takes (a prompt's chunk of up to 128 tokens);
-// more go to MLX's product, which copies the weight to float32 once for them.
+// The most rows of x the vector paths take (a prompt's chunk of up to 128 tokens);
+// more go to MLX's product, which copies the weight to float32 once for them,
+// unless the AMX path takes them.
 inline constexpr int kHalfMatmulMaxRows = 128;
+
+// The fewest rows the AMX path takes: a tile's 16 (fewer would be padding).
+inline constexpr int kAmxMinRows = 16;
 
 // Whether the kernel takes this product: a 2-D bfloat16/float16 weight already
 // evaluated and row-contiguous, float32/bfloat16/float16 activations of at most
-// kHalfMatmulMaxRows rows.
+// kHalfMatmulMaxRows rows, or of any number that the AMX path takes.
 bool half_supports(const mx::array& x, const mx::array& w);
 
 // How a product runs: each weight vector widened to float32 against float32
-// activations, or bfloat16 pairs through vdpbf16ps.
-enum class HalfPath { widened, bf16_dot };
+// activations, bfloat16 pairs through vdpbf16ps, or bfloat16 tiles through AMX.
+enum class HalfPath { widened, bf16_dot, amx };
 
 const char* half_path_name(HalfPath path);
 
@@ -46,7 +52,8 @@ HalfPath half_path(const mx::array& x, const mx::array& w);
 // x @ w.T accumulated in float32, rounded once to `out_dtype`; std::nullopt when
 // `half_supports` says no or the stream is not the CPU's. `path` forces one (the
 // kernel check tool times both); std::nullopt also when the bf16 dot is forced
-// where it cannot run (other dtypes, a processor without AVX-512 BF16).
+// where it cannot run (other dtypes, a processor without AVX-512 BF16), and when
+// AMX is forced where it cannot, or another path with more than kHalfMatmulMaxRows rows.
 std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx::Dtype out_dtype,
                                      mx::StreamOrDevice s = {},
                                      std::optional<HalfPath> path = std::nullopt);

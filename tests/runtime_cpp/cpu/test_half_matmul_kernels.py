@@ -1,10 +1,11 @@
 """Our products with a half-precision weight (runtime_cpp/src/cpu/half_matmul.cpp),
 each instruction set's build, against MLX's matmul on float32 operands:
 bfloat16 and float16 weights, float32 and half activations, odd K (a tail the
-vectors do not cover), one row and up to the kernel's limit of 128, strided and
-batched activations; more rows and float32 weights are left to MLX. bfloat16 by
+vectors do not cover), one row and up to the vector paths' limit of 128, strided
+and batched activations; more rows and float32 weights are left to MLX. bfloat16 by
 bfloat16 in the AVX-512 build also through vdpbf16ps (the bf16 dot), where the
-processor has AVX-512 BF16, and without it when a test turns it off."""
+processor has AVX-512 BF16, and through AMX tiles from 16 rows (any number of
+them) where it has AMX; without either when a test turns them off."""
 
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ CASES = [
     "5 47 129 float16 float16 contiguous",
     "1 300 512 bfloat16 float32 contiguous",
     "16 20 33 bfloat16 bfloat16 contiguous",
-    "128 37 70 bfloat16 bfloat16 contiguous",  # the most rows: eight passes of 16
+    "128 37 70 bfloat16 bfloat16 contiguous",  # the vector paths' most rows: 8 passes of 16
     "21 19 64 float16 float32 contiguous",
 ]
-DECLINED = ["129 10 64 bfloat16 bfloat16 contiguous", "1 10 64 float32 float32 contiguous"]
+DECLINED = ["129 10 64 float16 float16 contiguous", "1 10 64 float32 float32 contiguous"]
+BEYOND_VECTORS = "129 10 64 bfloat16 bfloat16 contiguous"  # AMX's alone
 
 # bfloat16 by bfloat16, the bf16 dot's operands: K below, at and past the 32
 # values of one vdpbf16ps, odd (the masked tail, pairs cut in half); one row
@@ -44,17 +46,47 @@ BF16_DOT_CASES = [
     "5 47 129 bfloat16 bfloat16 contiguous",
     "128 19 70 bfloat16 bfloat16 contiguous float16",
 ]
+# The AMX path's operands: one tile of rows and more (16, 17, 31, 33, past the
+# vector paths' 128, an audio window's 1500); N within a tile, past one and past
+# a task's 32; K below, at and past a tile row's 32, odd (a pair cut in half);
+# strided and batched rows; every output dtype.
+AMX_CASES = [
+    "16 20 33 bfloat16 bfloat16 contiguous float32",
+    "17 1 64 bfloat16 bfloat16 contiguous float32",
+    "31 15 31 bfloat16 bfloat16 strided float32",
+    "33 33 32 bfloat16 bfloat16 contiguous float32",
+    "64 45 65 bfloat16 bfloat16 batched float32",
+    "129 70 777 bfloat16 bfloat16 contiguous float32",
+    "300 301 96 bfloat16 bfloat16 batched",
+    "1500 64 384 bfloat16 bfloat16 contiguous float16",
+]
 # cpu_features.h's names of what the AVX-512 build needs (x86-64-v4), without
-# avx512bf16: MLX_DELEGATE_CPU_FEATURES plays that processor.
+# avx512bf16 or AMX: MLX_DELEGATE_CPU_FEATURES plays that processor.
 V4_WITHOUT_BF16 = (
     "avx,avx2,fma,f16c,bmi1,bmi2,lzcnt,movbe,os_ymm,"
     "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,os_zmm"
 )
+V4_WITHOUT_AMX = V4_WITHOUT_BF16 + ",avx512bf16"
 
 
 def has_bf16_dot() -> bool:
     """Linux's report: AVX-512 (the build runs) and its BF16 extension."""
     return runs_here("avx512") and "avx512_bf16" in cpu_flags()
+
+
+def has_amx() -> bool:
+    """Linux's report: the bf16 dot's and AMX's tiles and bfloat16 products
+    (Linux lists them only where it saves the tile state)."""
+    return has_bf16_dot() and {"amx_tile", "amx_bf16"} <= cpu_flags()
+
+
+def expected_path(isa: str, case: str) -> str:
+    fields = case.split()
+    if isa != "avx512" or fields[3:5] != ["bfloat16", "bfloat16"]:
+        return "widened"
+    if has_amx() and int(fields[0]) >= 16:
+        return "amx"
+    return "bf16_dot" if has_bf16_dot() else "widened"
 
 
 def assert_equals_mlx(result: dict) -> None:
@@ -68,27 +100,65 @@ def assert_equals_mlx(result: dict) -> None:
 
 @pytest.mark.parametrize("isa", ISAS)
 def test_half_products_equal_mlx_matmul(runtime_build, isa):
-    results = run_kernel_check(runtime_build, isa, "half-check", CASES + DECLINED)
+    results = run_kernel_check(
+        runtime_build, isa, "half-check", CASES + DECLINED + [BEYOND_VECTORS]
+    )
     if not runs_here(isa):
         assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
         return
-    assert len(results) == len(CASES) + len(DECLINED)
+    assert len(results) == len(CASES) + len(DECLINED) + 1
     for result in results[: len(CASES)]:
         assert_equals_mlx(result)
-        both_bf16 = result["case"].split()[3:5] == ["bfloat16", "bfloat16"]
-        dot = isa == "avx512" and both_bf16 and has_bf16_dot()
-        assert result["path"] == ("bf16_dot" if dot else "widened"), result
-    assert [r["taken"] for r in results[len(CASES) :]] == [False] * len(DECLINED)
+        assert result["path"] == expected_path(isa, result["case"]), result
+    declined = results[len(CASES) : len(CASES) + len(DECLINED)]
+    assert [r["taken"] for r in declined] == [False] * len(DECLINED)
+    beyond = results[-1]
+    assert beyond["taken"] == (isa == "avx512" and has_amx()), beyond
+    if beyond["taken"]:
+        assert_equals_mlx(beyond)
+        assert beyond["path"] == "amx", beyond
 
 
 def test_bf16_dot_taken_where_the_processor_has_it(runtime_build):
+    """With AMX turned off (a forced report), so that its rows of 16 or more
+    go through the bf16 dot too."""
     if not has_bf16_dot():
         pytest.skip("this processor lacks avx512_bf16 (/proc/cpuinfo): no bf16 dot to check")
-    results = run_kernel_check(runtime_build, "avx512", "half-check", BF16_DOT_CASES)
+    results = run_kernel_check(
+        runtime_build, "avx512", "half-check", BF16_DOT_CASES, features=V4_WITHOUT_AMX
+    )
     assert len(results) == len(BF16_DOT_CASES)
     for result in results:
         assert_equals_mlx(result)
         assert result["path"] == "bf16_dot", result
+
+
+def test_amx_taken_where_the_processor_has_it(runtime_build):
+    if not has_amx():
+        pytest.skip("this processor lacks amx_tile/amx_bf16 (/proc/cpuinfo): no AMX to check")
+    results = run_kernel_check(runtime_build, "avx512", "half-check", AMX_CASES)
+    assert len(results) == len(AMX_CASES)
+    for result in results:
+        assert_equals_mlx(result)
+        assert result["path"] == "amx", result
+
+
+def test_amx_cases_without_amx(runtime_build):
+    """A forced report without AMX: its cases of up to 128 rows go through the
+    bf16 dot, more are left to MLX."""
+    results = run_kernel_check(
+        runtime_build, "avx512", "half-check", AMX_CASES, features=V4_WITHOUT_AMX
+    )
+    if not runs_here("avx512"):
+        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+        return
+    assert len(results) == len(AMX_CASES)
+    for result in results:
+        if int(result["case"].split()[0]) > 128:
+            assert not result["taken"], result
+            continue
+        assert_equals_mlx(result)
+        assert result["path"] == ("bf16_dot" if has_bf16_dot() else "widened"), result
 
 
 def test_bf16_products_without_the_bf16_dot(runtime_build):
