@@ -424,6 +424,10 @@ void run_bf16_dot(const mx::array& x, HalfProblem p) {
   half_run<Bf16Dot>(p);
 }
 
+// Multiply-adds below which an AMX call runs on the calling thread alone (about
+// 10 us of tiles): waking the pool would cost more, and its workers spin after.
+constexpr int64_t kAmxSharedWork = int64_t{1} << 22;
+
 // x copied into zero-padded rows (amx:: says why), then a task per 32 rows of w.
 void run_amx(const mx::array& x, HalfProblem p) {
   const int64_t Mp = (p.M + amx::kBlock - 1) / amx::kBlock * amx::kBlock;
@@ -433,7 +437,12 @@ void run_amx(const mx::array& x, HalfProblem p) {
   rows_as_bf16(x, p.M, p.K, Kp, xb.data());
   p.x_bf = xb.data();
   const int tasks = static_cast<int>((p.N + amx::kBlock - 1) / amx::kBlock);
-  parallel_for(tasks, [&](int t) { amx::task(p, int64_t{t} * amx::kBlock, Mp, Kp); });
+  auto task = [&](int t) { amx::task(p, int64_t{t} * amx::kBlock, Mp, Kp); };
+  if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kAmxSharedWork) {
+    for (int t = 0; t < tasks; ++t) task(t);
+    return;
+  }
+  parallel_for(tasks, task);
 }
 #endif
 
