@@ -219,7 +219,7 @@ def _quantizer(scheme: str, group_size: int, embedding: Optional[str] = "same") 
 
 
 # Tensors of this many bytes or more get mappings of their own (see below).
-OWN_MAPPING_BYTES = 1 << 17  # glibc's own starting threshold, held fixed
+OWN_MAPPING_BYTES = 1 << 20
 _M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 
 
@@ -232,11 +232,11 @@ def return_freed_tensors() -> None:
     block is freed (up to 32 MiB), so later tensors come from the heap, whose
     freed memory it keeps: the resident set grew by 0.4 GB over a 1B export.
     A fixed threshold keeps it at what is live. 1B from bf16, peak resident
-    memory: int8 2.05 GB before, 1.47 GB with a threshold of 1 MiB, 1.38 GB
-    (0.99x the weights written) with 128 KiB, which also holds the many
-    tensors of a layer just under 1 MiB (scales, norms) out of the heap; int4
-    1.78, 1.43 and 1.38 GB (with PACK_SLICE's smaller slices). No effect off
-    glibc."""
+    memory: int8 2.05 GB before, 1.47 GB (1.06x the weights written) after;
+    int4 1.78 GB before, 1.43 GB after. A threshold of 128 KiB took both to
+    1.38 GB; it stays at 1 MiB because the setting is process-wide and
+    outlives the export (a test worker's every later allocation of 128 KiB or
+    more would be a fresh mapping). No effect off glibc."""
     try:
         import ctypes
 
