@@ -424,29 +424,36 @@ def _mlx_lm_model(args):
 
 
 def child_mlx_lm(args) -> None:
-    import mlx.core as mx
-    from mlx_lm.generate import generate_step
-
     start = time.perf_counter()
     model, prompt = _mlx_lm_model(args)
     load = time.perf_counter() - start
 
     _, kv_bits = parse_variant(args.child_dtype)
     cache = {"kv_bits": kv_bits, "kv_group_size": 64, "quantized_kv_start": 0} if kv_bits else {}
+    times = mlx_lm_generation_times(model, prompt, args.new_tokens, **cache)
+    print("load:", load)
+    print_generation_times(times, args.prompt_len)
 
-    def generation():
-        steps = generate_step(prompt, model, max_tokens=args.new_tokens, **cache)
-        times = []
-        start = time.perf_counter()
-        for _ in steps:  # each step yields a token it has evaluated
-            times.append(time.perf_counter() - start)
+
+def mlx_lm_generation_times(model, prompt, new_tokens: int, **options) -> list[float]:
+    """Seconds from the start to each token of mlx-lm's greedy generation
+    (generate_step with `options`), after one untimed warm-up generation."""
+    from mlx_lm.generate import generate_step
+
+    def generation() -> list[float]:
+        times, start = [], time.perf_counter()
+        for _ in generate_step(prompt, model, max_tokens=new_tokens, **options):
+            times.append(time.perf_counter() - start)  # each step yields an evaluated token
         return times
 
     generation()  # warm-up
-    times = generation()
-    print("load:", load)
+    return generation()
+
+
+def print_generation_times(times: list[float], prompt_len: int) -> None:
+    """The children's lines (`_child_numbers` reads them)."""
     print("ttft:", times[0])
-    print("prefill:", args.prompt_len / times[0])
+    print("prefill:", prompt_len / times[0])
     print("decode:", (len(times) - 1) / (times[-1] - times[0]))
 
 

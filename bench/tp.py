@@ -41,7 +41,14 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from llm_size import _child_numbers, _mlx_lm_config, _pack, _unpack  # noqa: E402
+from llm_size import (  # noqa: E402  (one packing and one mlx-lm timing for both benchmarks)
+    _child_numbers,
+    _mlx_lm_config,
+    _pack,
+    _unpack,
+    mlx_lm_generation_times,
+    print_generation_times,
+)
 
 TILE = 4096  # elements of the random block every tensor tiles
 
@@ -179,12 +186,19 @@ def _measure(args, pte: Path, ways: int) -> dict:
     env = None
     if ways == 1:  # one GPU: the first
         env = {**os.environ, "CUDA_VISIBLE_DEVICES": "0"}
+    stdout, peaks = _measured(command, env, f"{pte} at TP={ways}")
+    numbers = {k: float(re.search(p, stdout).group(1)) for k, p in NUMBERS.items()}
+    return {**numbers, "peaks": peaks}
+
+
+def _measured(command: list[str], env, what: str) -> tuple[str, list[int]]:
+    """`command`'s standard output and each GPU's peak memory while it ran;
+    SystemExit naming `what` when it failed."""
     with GpuMemoryPeaks() as memory:
         done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
-        raise SystemExit(f"{pte} at TP={ways} failed:\n{done.stderr[-3000:]}")
-    numbers = {k: float(re.search(p, done.stdout).group(1)) for k, p in NUMBERS.items()}
-    return {**numbers, "peaks": memory.peaks}
+        raise SystemExit(f"{what} failed:\n{done.stderr[-3000:]}")
+    return done.stdout, memory.peaks
 
 
 def _has_mlx_lm() -> bool:
@@ -210,13 +224,10 @@ def _measure_mlx_lm(args, directory: Path, ways: int) -> dict:
         command, env = [sys.executable, "-c", launch], {**os.environ, "PYTHONPATH": path}
     else:
         command = child
-    with GpuMemoryPeaks() as memory:
-        done = subprocess.run(command, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise SystemExit(f"mlx-lm at TP={ways} failed:\n{done.stderr[-3000:]}")
-    numbers = _child_numbers(done.stdout)
+    stdout, peaks = _measured(command, env, f"mlx-lm at TP={ways}")
+    numbers = _child_numbers(stdout)
     return {"ttft_ms": numbers["ttft"] * 1e3, "prefill": numbers["prefill"],
-            "decode": numbers["decode"], "peaks": memory.peaks}  # fmt: skip
+            "decode": numbers["decode"], "peaks": peaks}  # fmt: skip
 
 
 def child_mlx_lm(args) -> None:
@@ -228,7 +239,6 @@ def child_mlx_lm(args) -> None:
     import mlx.core as mx
     import numpy as np
     from mlx.utils import tree_flatten, tree_unflatten
-    from mlx_lm.generate import generate_step
     from mlx_lm.utils import _get_classes
 
     from mlx_delegate.llm.launch import rank_of_environment
@@ -254,19 +264,9 @@ def child_mlx_lm(args) -> None:
         model.shard(group)
         mx.eval(model.parameters())
     prompt = mx.array([(7 * i + 3) % 512 for i in range(args.prompt_len)])
-
-    def generation() -> list[float]:
-        times, start = [], time.perf_counter()
-        for _ in generate_step(prompt, model, max_tokens=args.new_tokens):
-            times.append(time.perf_counter() - start)  # each step yields an evaluated token
-        return times
-
-    generation()  # warm-up
-    times = generation()
+    times = mlx_lm_generation_times(model, prompt, args.new_tokens)
     if rank == 0:
-        print("ttft:", times[0])
-        print("prefill:", args.prompt_len / times[0])
-        print("decode:", (len(times) - 1) / (times[-1] - times[0]))
+        print_generation_times(times, args.prompt_len)
 
 
 def main(argv=None) -> int:

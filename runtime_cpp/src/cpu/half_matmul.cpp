@@ -467,7 +467,7 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
       elt_of(w.dtype(), &p.w_elt);
       elt_of(out.dtype(), &p.out_elt);
       p.K = x.shape(-1);
-      p.M = p.K == 0 ? 0 : static_cast<int64_t>(x.size()) / p.K;
+      p.M = rows_of(x);
       p.N = w.shape(0);
       if (p.M == 0 || p.N == 0) return;
       if (p.K == 0) {

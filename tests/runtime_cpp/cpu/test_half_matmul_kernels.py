@@ -98,6 +98,17 @@ def assert_equals_mlx(result: dict) -> None:
     assert result["max_ref"] > 0.1, result
 
 
+def avx512_forced(runtime_build, cases: list[str], features: str):
+    """The AVX-512 build's half-check of `cases` on a forced report: a result a
+    case, or None (having checked the skip) where the processor lacks AVX-512."""
+    results = run_kernel_check(runtime_build, "avx512", "half-check", cases, features=features)
+    if not runs_here("avx512"):
+        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+        return None
+    assert len(results) == len(cases)
+    return results
+
+
 @pytest.mark.parametrize("isa", ISAS)
 def test_half_products_equal_mlx_matmul(runtime_build, isa):
     results = run_kernel_check(
@@ -146,13 +157,9 @@ def test_amx_taken_where_the_processor_has_it(runtime_build):
 def test_amx_cases_without_amx(runtime_build):
     """A forced report without AMX: its cases of up to 128 rows go through the
     bf16 dot, more are left to MLX."""
-    results = run_kernel_check(
-        runtime_build, "avx512", "half-check", AMX_CASES, features=V4_WITHOUT_AMX
-    )
-    if not runs_here("avx512"):
-        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+    results = avx512_forced(runtime_build, AMX_CASES, V4_WITHOUT_AMX)
+    if results is None:
         return
-    assert len(results) == len(AMX_CASES)
     for result in results:
         if int(result["case"].split()[0]) > 128:
             assert not result["taken"], result
@@ -164,13 +171,9 @@ def test_amx_cases_without_amx(runtime_build):
 def test_bf16_products_without_the_bf16_dot(runtime_build):
     """A forced report without avx512bf16 turns the path off: the same products,
     widened."""
-    results = run_kernel_check(
-        runtime_build, "avx512", "half-check", BF16_DOT_CASES, features=V4_WITHOUT_BF16
-    )
-    if not runs_here("avx512"):
-        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+    results = avx512_forced(runtime_build, BF16_DOT_CASES, V4_WITHOUT_BF16)
+    if results is None:
         return
-    assert len(results) == len(BF16_DOT_CASES)
     for result in results:
         assert_equals_mlx(result)
         assert result["path"] == "widened", result
