@@ -177,3 +177,30 @@ def test_bf16_products_without_the_bf16_dot(runtime_build):
     for result in results:
         assert_equals_mlx(result)
         assert result["path"] == "widened", result
+
+
+@pytest.mark.parametrize("rows", [4, 48, 160])
+def test_bf16_products_end_to_end_equal_eager(rows):
+    """A bfloat16 MLP lowered and run through executorch.runtime on the best CPU
+    plugin: the vector paths' rows (4), and rows the AMX path takes where the
+    processor has it (48; 160, past the vector paths' 128), against eager."""
+    import torch
+    from executorch.exir import to_edge_transform_and_lower
+    from executorch.runtime import Runtime
+
+    import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
+
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(
+        torch.nn.Linear(96, 200), torch.nn.SiLU(), torch.nn.Linear(200, 70, bias=False)
+    ).to(torch.bfloat16)
+    x = torch.randn(rows, 96, dtype=torch.bfloat16)
+    program = to_edge_transform_and_lower(
+        torch.export.export(module, (x,)), partitioner=[MLXPartitioner()]
+    ).to_executorch()
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    ours = method.execute([x])[0].float()
+    with torch.no_grad():
+        eager = module(x).float()
+    torch.testing.assert_close(ours, eager, rtol=2e-2, atol=2e-2)
