@@ -24,6 +24,16 @@
 //          MLX's own ops are measured the same way (mlx_err). Every size is taken
 //          unless default-min asks for the exec functions' floor.
 //   act-bench: "function size dtype" lines; ours against MLX's ops in that dtype.
+//   attn-check: "B Hq Hk L S D dtype mask layout [path]" lines (mask none, causal, bool,
+//          additive, additive_row (one row of S for every query) or dead (boolean, with
+//          queries that see no key); layout contiguous, or transposed: q, k and v views of
+//          [B, L, H, D]; path auto, vector or amx); attention.h against MLX's ops on float32
+//          operands (q k^T * scale, the mask, softmax, v; zeros for a query that sees no
+//          key): the largest difference and the largest magnitude there, and the path.
+//   attn-bench: "B Hq Hk L S D dtype mask" lines; ours against MLX's
+//          fast::scaled_dot_product_attention (on float32 operands for half dtypes, as
+//          our exec function ran it), and, where AMX runs, each path forced:
+//          vector_us and amx_us, their rounds taken in turn.
 //   bench: "M N K group_size bits dtype" lines; for each, microseconds per product of
 //          ours and of MLX's quantized_matmul (as our exec function calls it: half
 //          precision widened to float32), on this thread's stream.
@@ -38,11 +48,13 @@
 #include <vector>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
 
 #include "activation.h"
+#include "attention.h"
 #include "cpu_features.h"
 #include "half_matmul.h"
 #include "quantized_matmul.h"
@@ -425,6 +437,157 @@ int act_bench() {
   return 0;
 }
 
+// ---- attention ----------------------------------------------------------------
+
+struct AttentionCase {
+  int B = 0, Hq = 0, Hk = 0, L = 0, S = 0, D = 0;
+  mx::Dtype dtype = mx::float32;
+  std::string mask, layout, path;
+};
+
+AttentionCase attention_case(const std::string& line) {
+  AttentionCase c;
+  std::string dt;
+  std::istringstream in(line);
+  in >> c.B >> c.Hq >> c.Hk >> c.L >> c.S >> c.D >> dt >> c.mask >> c.layout >> c.path;
+  c.dtype = dtype_named(dt);
+  return c;
+}
+
+struct AttentionOperands {
+  mx::array q, k, v;
+  std::optional<mx::array> mask;  // boolean or additive, as the case says
+  std::optional<mx::array> sees;  // which keys each query sees, for the reference
+};
+
+// [B, H, N, D] in `dtype`; "transposed": a view of [B, N, H, D].
+mx::array attention_operand(int B, int H, int N, int D, mx::Dtype dtype, bool transposed,
+                            uint64_t seed) {
+  mx::array key = mx::random::key(seed);
+  if (!transposed) return mx::astype(mx::random::normal({B, H, N, D}, mx::float32, key), dtype);
+  return mx::transpose(mx::astype(mx::random::normal({B, N, H, D}, mx::float32, key), dtype),
+                       {0, 2, 1, 3});
+}
+
+AttentionOperands make_attention(const AttentionCase& c, uint64_t seed) {
+  const bool t = c.layout == "transposed";
+  AttentionOperands o{attention_operand(c.B, c.Hq, c.L, c.D, c.dtype, t, 3 * seed),
+                      attention_operand(c.B, c.Hk, c.S, c.D, c.dtype, t, 3 * seed + 1),
+                      attention_operand(c.B, c.Hk, c.S, c.D, c.dtype, t, 3 * seed + 2),
+                      std::nullopt, std::nullopt};
+  mx::array rows = mx::reshape(mx::arange(c.L), {-1, 1});
+  mx::array cols = mx::reshape(mx::arange(c.S), {1, -1});
+  mx::array mkey = mx::random::key(3 * seed + 7);
+  if (c.mask == "causal") {
+    o.sees = mx::less_equal(cols, mx::add(rows, mx::array(c.S - c.L)));
+  } else if (c.mask == "bool") {
+    o.mask = mx::random::bernoulli(mx::array(0.7f), {c.B, 1, c.L, c.S}, mkey);
+  } else if (c.mask == "dead") {
+    // Queries 0 and 3 see no key; the rest some.
+    mx::array keep = mx::random::bernoulli(mx::array(0.5f), {c.L, c.S}, mkey);
+    mx::array dead = mx::logical_or(mx::equal(rows, mx::array(0)), mx::equal(rows, mx::array(3)));
+    o.mask = mx::logical_and(keep, mx::logical_not(dead));
+  } else if (c.mask == "additive") {
+    o.mask = mx::astype(mx::random::normal({c.B, c.Hq, c.L, c.S}, mx::float32, mkey), c.dtype);
+  } else if (c.mask == "additive_row") {
+    o.mask = mx::random::normal({1, 1, 1, c.S}, mx::float32, mkey);
+  }
+  if (o.mask && o.mask->dtype() == mx::bool_) o.sees = o.mask;
+  mx::eval({o.q, o.k, o.v});
+  if (o.mask) mx::eval(*o.mask);
+  return o;
+}
+
+mx::array attention_reference(const AttentionOperands& o, const AttentionCase& c, float scale) {
+  mx::array q = mx::astype(o.q, mx::float32), k = mx::astype(o.k, mx::float32);
+  mx::array v = mx::astype(o.v, mx::float32);
+  const int G = c.Hq / c.Hk;
+  k = mx::repeat(k, G, 1);
+  v = mx::repeat(v, G, 1);
+  mx::array scores = mx::multiply(mx::matmul(q, mx::swapaxes(k, -1, -2)), mx::array(scale));
+  const mx::array lowest(-std::numeric_limits<float>::infinity());
+  if (o.mask && o.mask->dtype() != mx::bool_) {
+    scores = mx::add(scores, mx::astype(*o.mask, mx::float32));
+  }
+  if (o.sees) scores = mx::where(*o.sees, scores, lowest);
+  mx::array out = mx::matmul(mx::softmax(scores, -1), v);
+  if (o.sees) out = mx::where(mx::any(*o.sees, -1, true), out, mx::array(0.0f));
+  return out;
+}
+
+std::optional<kernels::AttentionPath> path_named(const std::string& name) {
+  if (name == "vector") return kernels::AttentionPath::vector;
+  if (name == "amx") return kernels::AttentionPath::amx;
+  return std::nullopt;
+}
+
+int attn_check() {
+  std::string line;
+  uint64_t seed = 500;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    AttentionCase c = attention_case(line);
+    AttentionOperands o = make_attention(c, ++seed);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(c.D));
+    auto path = path_named(c.path);
+    auto ours = kernels::attention(o.q, o.k, o.v, scale, c.mask == "causal", o.mask, {}, path);
+    if (!ours) {
+      std::printf("{\"case\": \"%s\", \"taken\": false}\n", line.c_str());
+      continue;
+    }
+    mx::array ref = attention_reference(o, c, scale);
+    mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(*ours, mx::float32), ref)));
+    mx::array most = mx::max(mx::abs(ref));
+    const bool same = ours->shape() == ref.shape() && ours->dtype() == c.dtype;
+    mx::eval({diff, most});
+    std::printf(
+        "{\"case\": \"%s\", \"taken\": true, \"path\": \"%s\", \"same_shape\": %s, "
+        "\"max_diff\": %s, \"max_ref\": %.9g}\n",
+        line.c_str(), kernels::attention_path_name(path.value_or(kernels::attention_path(o.q))),
+        same ? "true" : "false", json_number(diff.item<float>()).c_str(), most.item<float>());
+  }
+  return 0;
+}
+
+int attn_bench() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    AttentionCase c = attention_case(line + " contiguous");
+    AttentionOperands o = make_attention(c, 1);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(c.D));
+    const bool causal = c.mask == "causal";
+    const double flops = 4.0 * c.B * c.Hq * c.L * c.S * c.D;
+    const int reps = std::max(3, static_cast<int>(2e8 / flops));
+    auto ours = [&](std::optional<kernels::AttentionPath> path) {
+      mx::eval(*kernels::attention(o.q, o.k, o.v, scale, causal, o.mask, {}, path));
+    };
+    const bool widen = c.dtype != mx::float32;
+    auto wide = [widen](const mx::array& a) { return widen ? mx::astype(a, mx::float32) : a; };
+    double ours_us = micros([&] { ours(std::nullopt); }, reps);
+    double mlx_us = micros(
+        [&] {
+          std::optional<mx::array> m = o.mask;
+          if (m && m->dtype() != mx::bool_) m = wide(*m);
+          mx::array y = mx::fast::scaled_dot_product_attention(
+              wide(o.q), wide(o.k), wide(o.v), scale, causal ? "causal" : (m ? "array" : ""), m);
+          mx::eval(widen ? mx::astype(y, c.dtype) : y);
+        },
+        std::max(3, reps / 4));
+    std::string paths;
+    if (kernels::attention(o.q, o.k, o.v, scale, causal, o.mask, {}, kernels::AttentionPath::amx)) {
+      auto [vec, amx] = micros_in_turn([&] { ours(kernels::AttentionPath::vector); },
+                                       [&] { ours(kernels::AttentionPath::amx); }, reps);
+      paths = ", \"vector_us\": " + json_number(vec) + ", \"amx_us\": " + json_number(amx);
+    }
+    std::printf(
+        "{\"case\": \"%s\", \"path\": \"%s\", \"ours_us\": %.3f, \"mlx_us\": %.3f, "
+        "\"ours_gflops\": %.1f%s, \"threads\": %d}\n",
+        line.c_str(), kernels::attention_path_name(kernels::attention_path(o.q)), ours_us, mlx_us,
+        flops / ours_us / 1e3, paths.c_str(), kernels::threads());
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -441,7 +604,11 @@ int main(int argc, char** argv) {
   if (mode == "half-bench") return half_bench();
   if (mode == "act-check") return act_check();
   if (mode == "act-bench") return act_bench();
-  std::fprintf(stderr, "usage: %s check|bench|half-check|half-bench|act-check|act-bench < cases\n",
+  if (mode == "attn-check") return attn_check();
+  if (mode == "attn-bench") return attn_bench();
+  std::fprintf(stderr,
+               "usage: %s check|bench|half-check|half-bench|act-check|act-bench|attn-check|"
+               "attn-bench < cases\n",
                argv[0]);
   return 2;
 }

@@ -12,50 +12,11 @@
 
 #include "kernel_util.h"
 #include "thread_pool.h"
-
-// The vector helpers below pass 64-byte vectors by value, which GCC warns about
-// where the build's ABI has no 64-byte registers (portable, avx2): they are
-// inlined into this file's loops and never cross a call boundary.
-#pragma GCC diagnostic ignored "-Wpsabi"
+#include "vector_math.h"
 
 namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace {
-
-// 16 float32 lanes as GCC/Clang vector types: one zmm register under AVX-512,
-// two ymm under AVX2, four xmm for the portable build, from one source.
-constexpr int kLanes = 16;
-typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
-typedef int32_t vi __attribute__((vector_size(kLanes * sizeof(int32_t))));
-
-inline vf splat(float v) { return vf{} + v; }
-inline vf select(vi mask, vf a, vf b) { return mask ? a : b; }
-inline vf vabs(vf x) { return (vf)((vi)x & 0x7fffffff); }
-inline vf copy_sign(vf magnitude, vf sign) {
-  return (vf)(((vi)magnitude & 0x7fffffff) | ((vi)sign & static_cast<int32_t>(0x80000000u)));
-}
-
-// Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, a degree-7 polynomial in r,
-// and 2^n built in the exponent bits (in two factors, so that n = 128 still fits).
-inline vf v_exp(vf x) {
-  const float kHi = 88.7228f, kLo = -87.3365f;
-  vf xc = select(x > kHi, splat(kHi), select(x < kLo, splat(kLo), x));
-  vf t = xc * 1.44269504088896341f;
-  vi n = __builtin_convertvector(t + select(t >= 0.0f, splat(0.5f), splat(-0.5f)), vi);
-  vf nf = __builtin_convertvector(n, vf);
-  vf r = xc - nf * 0.693359375f + nf * 2.12194440e-4f;
-  vf p = splat(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  vf y = p * (vf)((n + 126) << 23) * 2.0f;
-  y = select(x > kHi, splat(std::numeric_limits<float>::infinity()), y);
-  y = select(x < kLo, splat(0.0f), y);
-  return select(x != x, x, y);  // NaN stays NaN
-}
 
 // Cephes' tanhf: an odd polynomial below 0.625, 1 - 2 / (e^2|x| + 1) above.
 inline vf v_tanh(vf x) {
@@ -134,12 +95,15 @@ void run_range(Activation f, const mx::array& x, Elt in, void* out, Elt out_elt,
   const void* data = x.data<void>();
   const bool contiguous = x.flags().row_contiguous;
   const bool f32_in = contiguous && in == Elt::f32, f32_out = out_elt == Elt::f32;
+  const bool bf16_in = contiguous && in == Elt::bf16, bf16_out = out_elt == Elt::bf16;
   alignas(64) float buf[kLanes];
   for (int64_t i = begin; i < end; i += kLanes) {
     const int n = static_cast<int>(std::min<int64_t>(kLanes, end - i));
     vf v;
     if (f32_in && n == kLanes) {
       __builtin_memcpy(&v, static_cast<const float*>(data) + i, sizeof(v));
+    } else if (bf16_in && n == kLanes) {
+      v = load_bf16(static_cast<const uint16_t*>(data) + i);
     } else {
       for (int j = 0; j < kLanes; ++j) {
         buf[j] = j >= n ? 0.0f : load_elt(data, contiguous ? i + j : offset_of(x, i + j), in);
@@ -149,6 +113,8 @@ void run_range(Activation f, const mx::array& x, Elt in, void* out, Elt out_elt,
     vf y = apply(f, v);
     if (f32_out && n == kLanes) {
       __builtin_memcpy(static_cast<float*>(out) + i, &y, sizeof(y));
+    } else if (bf16_out && n == kLanes) {
+      store_bf16(static_cast<uint16_t*>(out) + i, y);
     } else {
       __builtin_memcpy(buf, &y, sizeof(y));
       for (int j = 0; j < n; ++j) store_elt(out, i + j, out_elt, buf[j]);
@@ -209,18 +175,6 @@ class ActivationCpu : public mx::UnaryPrimitive {
 };
 
 // ---- softmax over the last axis ----------------------------------------------
-
-inline float lane_max(vf v) {
-  float m = v[0];
-  for (int j = 1; j < kLanes; ++j) m = v[j] > m ? v[j] : m;
-  return m;
-}
-
-inline float lane_sum(vf v) {
-  float s = 0;
-  for (int j = 0; j < kLanes; ++j) s += v[j];
-  return s;
-}
 
 // One row of n values (float32 in `row`, written back in place): max, exp, scale.
 void softmax_row(float* row, int64_t n) {

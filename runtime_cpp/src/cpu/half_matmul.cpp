@@ -15,11 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-#if defined(__AVX512F__)
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
+#include "amx.h"
 #include "cpu_features.h"
 #include "kernel_util.h"
 #include "thread_pool.h"
@@ -135,50 +131,18 @@ __attribute__((target("avx512bf16"))) void Bf16Dot::tile(const HalfProblem& p, i
 #endif
 
 #if defined(__AVX512F__)
-// AMX: eight tile registers of up to 16 rows of 64 bytes, and tdpbf16ps, which
-// adds to a 16 x 16 float32 tile the products of a 16 x 32 bfloat16 tile of x
-// (rows of K) by a tile of w holding 32 values of K for 16 of its rows, laid
+// AMX (amx.h): x's rows are the A tiles, w's rows the B tiles' columns, laid
 // out in pairs: tile row r, column c holds w[c][2r] and w[c][2r + 1]. A task
 // is 32 rows of w: it lays them out so once (kPackedTile a tile, all of K),
 // then runs every 32 rows of x by them, four accumulating tiles (2 x 2) per
 // step of 32 values of K. x is copied once a call into rows of Kp values
 // (K padded to 32 with zeros) and Mp rows (M padded to 32), so that every
 // tile load is whole; a task's columns past N are zeros, its stores masked.
-// Like vdpbf16ps, tdpbf16ps rounds to nearest even and takes subnormals as
-// zero. Linux lends the tile registers to a process that asks (arch_prctl),
-// once; each thread loads the tile configuration before its tiles.
+// Tiles 0-3 accumulate, 4-5 hold x, 6-7 hold w.
 namespace amx {
 
-constexpr int kRows = 16;                // rows of a tile
-constexpr int kK = 32;                   // bfloat16 values of a tile row (64 bytes)
 constexpr int kBlock = 32;               // rows of x and of w a task's step covers: 2 tiles each
 constexpr int kPackedTile = kRows * kK;  // bfloat16 values of a laid-out tile of w
-
-struct alignas(64) TileConfig {
-  uint8_t palette = 1;
-  uint8_t start_row = 0;
-  uint8_t reserved[14] = {};
-  uint16_t colsb[16] = {};
-  uint8_t rows[16] = {};
-};
-
-// Tiles 0-3 accumulate (float32), 4-5 hold x, 6-7 hold w: all 16 rows of 64 bytes.
-__attribute__((target("amx-tile"))) void configure_tiles() {
-  TileConfig config;
-  for (int t = 0; t < 8; ++t) {
-    config.rows[t] = kRows;
-    config.colsb[t] = 64;
-  }
-  _tile_loadconfig(&config);
-}
-
-bool tiles_granted() {
-  static const bool granted = [] {
-    constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
-    return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
-  }();
-  return granted;
-}
 
 // Rows n0 .. n0 + kBlock of w laid out as the tiles want them: for each step of
 // 32 values of K, two tiles (rows n0 .. n0+15, then n0+16 .. n0+31).
@@ -363,21 +327,6 @@ bool bf16_dot_here() {
 
 bool bf16_dot_takes(const mx::array& x, const mx::array& w) {
   return x.dtype() == mx::bfloat16 && w.dtype() == mx::bfloat16 && bf16_dot_here();
-}
-
-// Whether this processor runs the AMX path: its report (or the forced one) and
-// Linux's grant of the tile registers.
-bool amx_here() {
-#if defined(__AVX512F__)
-  static const bool here = [] {
-    const Features forced = current_features(), real = processor_features();
-    auto has = [](const Features& f) { return f.amx_tile && f.amx_bf16 && f.os_amx; };
-    return has(forced) && has(real) && real.avx512bf16 && amx::tiles_granted();
-  }();
-  return here;
-#else
-  return false;
-#endif
 }
 
 int64_t rows_of(const mx::array& x) {

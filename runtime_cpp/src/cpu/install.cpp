@@ -3,6 +3,7 @@
 // (the kernel check tool) needs none of the plugin's op library.
 #include "../ops/cpu_kernels.h"
 #include "activation.h"
+#include "attention.h"
 #include "half_matmul.h"
 #include "quantized_matmul.h"
 
@@ -30,6 +31,13 @@ std::optional<mx::array> softmax_kernel(const mx::array& x, mx::StreamOrDevice s
   return softmax(x, kActivationMinSize, s);
 }
 
+std::optional<mx::array> attention_kernel(const mx::array& q, const mx::array& k,
+                                          const mx::array& v, float scale, bool causal,
+                                          const std::optional<mx::array>& mask,
+                                          mx::StreamOrDevice s) {
+  return attention(q, k, v, scale, causal, mask, s);
+}
+
 }  // namespace
 
 void install() {
@@ -37,6 +45,7 @@ void install() {
   ops::set_cpu_half_matmul(&half_matmul_kernel);
   ops::set_cpu_activation(&activation_kernel);
   ops::set_cpu_softmax(&softmax_kernel);
+  ops::set_cpu_attention(&attention_kernel);
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

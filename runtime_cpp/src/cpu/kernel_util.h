@@ -74,6 +74,7 @@ struct V {
   static constexpr int W = 16;
   static T zero() { return _mm512_setzero_ps(); }
   static T load(const float* p) { return _mm512_loadu_ps(p); }
+  static void store(float* p, T a) { _mm512_storeu_ps(p, a); }
   static T set1(float v) { return _mm512_set1_ps(v); }
   static T fma(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
   static float sum(T a) {
@@ -108,6 +109,7 @@ struct V {
   static constexpr int W = 8;
   static T zero() { return _mm256_setzero_ps(); }
   static T load(const float* p) { return _mm256_loadu_ps(p); }
+  static void store(float* p, T a) { _mm256_storeu_ps(p, a); }
   static T set1(float v) { return _mm256_set1_ps(v); }
   static T fma(T a, T b, T c) { return _mm256_fmadd_ps(a, b, c); }
   static float sum(T a) {
@@ -151,6 +153,9 @@ struct V {
     T t;
     for (int i = 0; i < 8; ++i) t.v[i] = p[i];
     return t;
+  }
+  static void store(float* p, T a) {
+    for (int i = 0; i < 8; ++i) p[i] = a.v[i];
   }
   static T set1(float x) {
     T t;

@@ -51,4 +51,15 @@ using SoftmaxKernel = std::optional<mlx::core::array> (*)(const mlx::core::array
 void set_cpu_softmax(SoftmaxKernel kernel);
 SoftmaxKernel cpu_softmax();
 
+// softmax(q k^T * scale + mask) v, fused, for q [B, Hq, L, D] and k, v
+// [B, Hk, S, D] of one dtype; a boolean mask keeps its true entries, a floating
+// one is added; `causal` is MLX's bottom-right causal mode. std::nullopt when the
+// kernel does not take these operands (a decode step's one query among them).
+using AttentionKernel = std::optional<mlx::core::array> (*)(
+    const mlx::core::array& q, const mlx::core::array& k, const mlx::core::array& v, float scale,
+    bool causal, const std::optional<mlx::core::array>& mask, mlx::core::StreamOrDevice s);
+
+void set_cpu_attention(AttentionKernel kernel);
+AttentionKernel cpu_attention();
+
 }  // namespace mlxd::ops

@@ -303,62 +303,6 @@ static mx::array zero_rows_that_see_no_key(const mx::array& out, const mx::array
   return mx::where(any_key, out, mx::zeros({}, out.dtype(), s), s);
 }
 
-// Attention on the CPU as two products around our softmax kernel (cpu_kernels.h):
-// MLX's CPU attention runs its softmax through libm one value at a time (a third
-// of a Whisper encoder's time). Grouped heads fold into the products' rows, and
-// the queries go in blocks whose scores stay under 16 MiB: glibc serves larger
-// buffers from fresh mappings, whose page faults took a fifth of the encoder's
-// time. std::nullopt without the kernel, off the CPU, or for one query (a decode step).
-static std::optional<mx::array> cpu_attention(const mx::array& q, const mx::array& k,
-                                              const mx::array& v, float scale,
-                                              const std::string& mode,
-                                              const std::optional<mx::array>& mask,
-                                              StreamOrDevice s) {
-  SoftmaxKernel softmax = cpu_softmax();
-  if (softmax == nullptr || mx::to_stream(s).device.type != mx::Device::DeviceType::cpu) {
-    return std::nullopt;
-  }
-  const int B = q.shape(0), Hq = q.shape(1), L = q.shape(2), D = q.shape(3);
-  const int Hk = k.shape(1), S = k.shape(2);
-  if (L == 1 || Hk == 0 || S == 0 || Hq % Hk != 0) return std::nullopt;
-  const int G = Hq / Hk;
-  constexpr int64_t kScoresPerBlock = 4 << 20;  // float32: 16 MiB
-  const int block =
-      static_cast<int>(std::clamp<int64_t>(kScoresPerBlock / (int64_t{B} * Hq * S), 1, L));
-  const mx::array keys = mx::swapaxes(k, -1, -2, s);
-  const mx::array lowest(-INFINITY, q.dtype());
-  std::optional<mx::array> full_mask = mask;
-  if (mode == "causal") {
-    // MLX's causal mode: bottom-right aligned, query i sees keys j <= i + S - L.
-    mx::array rows = mx::reshape(mx::arange(S - L, S, s), {-1, 1}, s);
-    full_mask = mx::greater_equal(rows, mx::reshape(mx::arange(S, s), {1, -1}, s), s);
-  }
-  std::vector<mx::array> outs;
-  for (int start = 0; start < L; start += block) {
-    const int rows = std::min(block, L - start);
-    mx::array qb = mx::slice(q, {0, 0, start, 0}, {B, Hq, start + rows, D}, s);
-    mx::array grouped =
-        mx::reshape(mx::multiply(qb, mx::array(scale, q.dtype()), s), {B, Hk, G * rows, D}, s);
-    mx::array scores = mx::reshape(mx::matmul(grouped, keys, s), {B, Hq, rows, S}, s);
-    if (full_mask) {
-      mx::array m = *full_mask;
-      if (m.ndim() >= 2 && m.shape(-2) == L && L > 1) {
-        mx::Shape lo(m.ndim(), 0), hi(m.shape());
-        lo[m.ndim() - 2] = start;
-        hi[m.ndim() - 2] = start + rows;
-        m = mx::slice(m, lo, hi, s);
-      }
-      scores = m.dtype() == mx::bool_ ? mx::where(m, scores, lowest, s)
-                                      : mx::add(scores, mx::astype(m, scores.dtype(), s), s);
-    }
-    std::optional<mx::array> weights = softmax(scores, s);
-    if (!weights) return std::nullopt;  // too few scores to be worth it: MLX's own
-    mx::array out = mx::matmul(mx::reshape(*weights, {B, Hk, G * rows, S}, s), v, s);
-    outs.push_back(mx::reshape(out, {B, Hq, rows, D}, s));
-  }
-  return outs.size() == 1 ? outs[0] : mx::concatenate(outs, 2, s);
-}
-
 // q, k, v: (B, H, L, D) as in PyTorch. A boolean mask keeps True entries; a
 // float mask is added to the scores. scale 0 means 1/sqrt(D).
 void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, ExecutionState& st,
@@ -388,14 +332,20 @@ void exec_scaled_dot_product_attention(const ScaledDotProductAttentionNode& n, E
     mask = mx::greater_equal(rows, cols, s);
     mode = "array";
   }
+  if (AttentionKernel fused = cpu_attention()) {
+    // Our fused CPU attention (cpu_kernels.h) in the operands' own dtype: MLX's
+    // CPU attention writes every head's scores and runs its softmax through libm.
+    if (std::optional<mx::array> out = fused(q, k, v, scale, mode == "causal", mask, s)) {
+      st.set_tensor(n.out, *out);
+      return;
+    }
+  }
   bool widen = widens_on_cpu(q, s) && k.dtype() == q.dtype() && v.dtype() == q.dtype();
   std::optional<mx::array> scores_mask = mask;
   if (widen && mask && mask->dtype() != mx::bool_) scores_mask = widened(*mask, widen, s);
-  mx::array qw = widened(q, widen, s), kw = widened(k, widen, s), vw = widened(v, widen, s);
-  std::optional<mx::array> ours = cpu_attention(qw, kw, vw, scale, mode, scores_mask, s);
-  mx::array out = ours ? *ours
-                       : mx::fast::scaled_dot_product_attention(qw, kw, vw, scale, mode,
-                                                                scores_mask, {}, false, s);
+  mx::array out = mx::fast::scaled_dot_product_attention(widened(q, widen, s), widened(k, widen, s),
+                                                         widened(v, widen, s), scale, mode,
+                                                         scores_mask, {}, false, s);
   if (n.mask) out = zero_rows_that_see_no_key(out, *mask, s);
   st.set_tensor(n.out, narrowed(out, q.dtype(), widen, s));
 }

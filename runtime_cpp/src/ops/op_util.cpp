@@ -23,6 +23,7 @@ QuantizedMatmulKernel installed_quantized_matmul = nullptr;
 HalfMatmulKernel installed_half_matmul = nullptr;
 ActivationKernel installed_activation = nullptr;
 SoftmaxKernel installed_softmax = nullptr;
+AttentionKernel installed_attention = nullptr;
 }  // namespace
 
 void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel) { installed_quantized_matmul = kernel; }
@@ -33,6 +34,8 @@ void set_cpu_activation(ActivationKernel kernel) { installed_activation = kernel
 ActivationKernel cpu_activation() { return installed_activation; }
 void set_cpu_softmax(SoftmaxKernel kernel) { installed_softmax = kernel; }
 SoftmaxKernel cpu_softmax() { return installed_softmax; }
+void set_cpu_attention(AttentionKernel kernel) { installed_attention = kernel; }
+AttentionKernel cpu_attention() { return installed_attention; }
 
 bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
   return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&
