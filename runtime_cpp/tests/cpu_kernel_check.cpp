@@ -30,6 +30,10 @@
 //          [B, L, H, D]; path auto, vector or amx); attention.h against MLX's ops on float32
 //          operands (q k^T * scale, the mask, softmax, v; zeros for a query that sees no
 //          key): the largest difference and the largest magnitude there, and the path.
+//   norm-check: "kind rows n dtype layout affine" lines (kind layer or rms; layout contiguous
+//          or strided (a transposed view); affine none, weight or both (weight and bias));
+//          norm.h against MLX's ops on float32 operands: the largest difference and the
+//          largest magnitude there.
 //   attn-bench: "B Hq Hk L S D dtype mask" lines; ours against MLX's
 //          fast::scaled_dot_product_attention (on float32 operands for half dtypes, as
 //          our exec function ran it), and, where AMX runs, each path forced:
@@ -56,6 +60,7 @@
 #include "activation.h"
 #include "attention.h"
 #include "cpu_features.h"
+#include "norm.h"
 #include "half_matmul.h"
 #include "quantized_matmul.h"
 #include "thread_pool.h"
@@ -588,6 +593,58 @@ int attn_bench() {
   }
   return 0;
 }
+
+// ---- norms --------------------------------------------------------------------
+
+int norm_check() {
+  std::string line;
+  uint64_t seed = 900;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    std::string kind_name, dt, layout, affine;
+    int rows = 0, n = 0;
+    in >> kind_name >> rows >> n >> dt >> layout >> affine;
+    const mx::Dtype dtype = dtype_named(dt);
+    const auto kind = kind_name == "rms" ? mlxd::ops::Norm::rms : mlxd::ops::Norm::layer;
+    ++seed;
+    mx::array x =
+        layout == "strided"
+            ? mx::transpose(
+                  mx::random::normal({n, rows}, mx::float32, 0.5f, 2.0f, mx::random::key(3 * seed)))
+            : mx::random::normal({rows, n}, mx::float32, 0.5f, 2.0f, mx::random::key(3 * seed));
+    x = mx::astype(x, dtype);
+    std::optional<mx::array> w, b;
+    if (affine != "none")
+      w = mx::astype(mx::random::normal({n}, mx::float32, mx::random::key(3 * seed + 1)), dtype);
+    if (affine == "both")
+      b = mx::astype(mx::random::normal({n}, mx::float32, mx::random::key(3 * seed + 2)), dtype);
+    mx::eval(x);
+    const float eps = 1e-5f;
+    auto ours = kernels::norm(kind, x, w, b, eps, 0);
+    if (!ours) {
+      std::printf("{\"case\": \"%s\", \"taken\": false}\n", line.c_str());
+      continue;
+    }
+    mx::array xf = mx::astype(x, mx::float32);
+    mx::array mean = kind == mlxd::ops::Norm::layer ? mx::mean(xf, -1, true) : mx::array(0.0f);
+    mx::array centred = mx::subtract(xf, mean);
+    mx::array ref = mx::multiply(
+        centred, mx::rsqrt(mx::add(mx::mean(mx::square(centred), -1, true), mx::array(eps))));
+    if (w) ref = mx::multiply(ref, mx::astype(*w, mx::float32));
+    if (b) ref = mx::add(ref, mx::astype(*b, mx::float32));
+    mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(*ours, mx::float32), ref)));
+    mx::array most = mx::max(mx::abs(ref));
+    const bool same = ours->shape() == ref.shape() && ours->dtype() == dtype;
+    mx::eval({diff, most});
+    std::printf(
+        "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_diff\": %s, "
+        "\"max_ref\": %.9g}\n",
+        line.c_str(), same ? "true" : "false", json_number(diff.item<float>()).c_str(),
+        most.item<float>());
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -606,9 +663,10 @@ int main(int argc, char** argv) {
   if (mode == "act-bench") return act_bench();
   if (mode == "attn-check") return attn_check();
   if (mode == "attn-bench") return attn_bench();
+  if (mode == "norm-check") return norm_check();
   std::fprintf(stderr,
                "usage: %s check|bench|half-check|half-bench|act-check|act-bench|attn-check|"
-               "attn-bench < cases\n",
+               "attn-bench|norm-check < cases\n",
                argv[0]);
   return 2;
 }

@@ -5,6 +5,7 @@
 #include "activation.h"
 #include "attention.h"
 #include "half_matmul.h"
+#include "norm.h"
 #include "quantized_matmul.h"
 
 namespace mlxd::cpu::MLXD_CPU_ISA {
@@ -38,6 +39,13 @@ std::optional<mx::array> attention_kernel(const mx::array& q, const mx::array& k
   return attention(q, k, v, scale, causal, mask, s);
 }
 
+std::optional<mx::array> norm_kernel(ops::Norm kind, const mx::array& x,
+                                     const std::optional<mx::array>& weight,
+                                     const std::optional<mx::array>& bias, float eps,
+                                     mx::StreamOrDevice s) {
+  return norm(kind, x, weight, bias, eps, kActivationMinSize, s);
+}
+
 }  // namespace
 
 void install() {
@@ -46,6 +54,7 @@ void install() {
   ops::set_cpu_activation(&activation_kernel);
   ops::set_cpu_softmax(&softmax_kernel);
   ops::set_cpu_attention(&attention_kernel);
+  ops::set_cpu_norm(&norm_kernel);
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -62,4 +62,16 @@ using AttentionKernel = std::optional<mlx::core::array> (*)(
 void set_cpu_attention(AttentionKernel kernel);
 AttentionKernel cpu_attention();
 
+enum class Norm { layer, rms };
+
+// x normalised over its last axis (layer: mean and variance; rms: mean square),
+// times weight, plus bias (layer only), in x's dtype; std::nullopt when the
+// kernel does not take these operands (dtypes, or too few values).
+using NormKernel = std::optional<mlx::core::array> (*)(
+    Norm kind, const mlx::core::array& x, const std::optional<mlx::core::array>& weight,
+    const std::optional<mlx::core::array>& bias, float eps, mlx::core::StreamOrDevice s);
+
+void set_cpu_norm(NormKernel kernel);
+NormKernel cpu_norm();
+
 }  // namespace mlxd::ops

@@ -138,7 +138,9 @@ void exec_layer_norm(const LayerNormNode& n, ExecutionState& st, StreamOrDevice 
   if (n.weight) w = st.tensor(*n.weight);
   if (n.bias) b = st.tensor(*n.bias);
   if (k == 1 && !n.mean_out && !n.rstd_out) {
-    st.set_tensor(n.out, mx::fast::layer_norm(x, w, b, n.eps, s));
+    std::optional<mx::array> ours;
+    if (NormKernel kernel = cpu_norm()) ours = kernel(Norm::layer, x, w, b, n.eps, s);
+    st.set_tensor(n.out, ours ? *ours : mx::fast::layer_norm(x, w, b, n.eps, s));
     return;
   }
   std::vector<int> axes;
@@ -159,7 +161,10 @@ void exec_layer_norm(const LayerNormNode& n, ExecutionState& st, StreamOrDevice 
 void exec_rms_norm(const RmsNormNode& n, ExecutionState& st, StreamOrDevice s) {
   std::optional<mx::array> w;
   if (n.weight) w = st.tensor(*n.weight);
-  st.set_tensor(n.out, mx::fast::rms_norm(st.tensor(n.x), w, n.eps, s));
+  const mx::array& x = st.tensor(n.x);
+  std::optional<mx::array> ours;
+  if (NormKernel kernel = cpu_norm()) ours = kernel(Norm::rms, x, w, std::nullopt, n.eps, s);
+  st.set_tensor(n.out, ours ? *ours : mx::fast::rms_norm(x, w, n.eps, s));
 }
 
 // MLX takes the frequencies or the base, never both; its array offset must be

@@ -24,6 +24,7 @@ HalfMatmulKernel installed_half_matmul = nullptr;
 ActivationKernel installed_activation = nullptr;
 SoftmaxKernel installed_softmax = nullptr;
 AttentionKernel installed_attention = nullptr;
+NormKernel installed_norm = nullptr;
 }  // namespace
 
 void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel) { installed_quantized_matmul = kernel; }
@@ -36,6 +37,8 @@ void set_cpu_softmax(SoftmaxKernel kernel) { installed_softmax = kernel; }
 SoftmaxKernel cpu_softmax() { return installed_softmax; }
 void set_cpu_attention(AttentionKernel kernel) { installed_attention = kernel; }
 AttentionKernel cpu_attention() { return installed_attention; }
+void set_cpu_norm(NormKernel kernel) { installed_norm = kernel; }
+NormKernel cpu_norm() { return installed_norm; }
 
 bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
   return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&
