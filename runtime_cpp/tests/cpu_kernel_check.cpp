@@ -7,7 +7,8 @@
 //          (dtypes float32/bfloat16/float16; layout contiguous, strided or batched);
 //          one JSON line each on stdout: the largest difference from MLX's
 //          quantized_matmul on float32 operands, and the largest magnitude there.
-//   half-check: "M N K w_dtype x_dtype layout [out_dtype]" lines; x @ w.T of half_matmul.h
+//   half-check: "M N K w_dtype x_dtype layout [out_dtype [bias]]" lines; x @ w.T of half_matmul.h
+//          (+ a bias of N values in x_dtype where the line ends in "bias")
 //          (output in x_dtype unless out_dtype says) against MLX's matmul on float32
 //          operands, as check does, and the path it took
 //          ("widened" or "bf16_dot", half_matmul.h's HalfPath).
@@ -244,16 +245,23 @@ int half_check() {
     if (line.empty()) continue;
     std::istringstream in(line);
     int M, N, K;
-    std::string wd, xd, layout, od;
-    in >> M >> N >> K >> wd >> xd >> layout >> od;
+    std::string wd, xd, layout, od, with_bias;
+    in >> M >> N >> K >> wd >> xd >> layout >> od >> with_bias;
     auto [x, w] = make_half(M, N, K, dtype_named(wd), dtype_named(xd), layout, ++seed);
-    auto ours = kernels::half_matmul(x, w, od.empty() ? x.dtype() : dtype_named(od));
+    std::optional<mx::array> bias;
+    if (with_bias == "bias") {
+      bias =
+          mx::astype(mx::random::normal({N}, mx::float32, mx::random::key(seed + 50)), x.dtype());
+      mx::eval(*bias);
+    }
+    auto ours = kernels::half_matmul(x, w, bias, od.empty() ? x.dtype() : dtype_named(od));
     if (!ours) {
       std::printf("{\"case\": \"%s\", \"taken\": false}\n", line.c_str());
       continue;
     }
     mx::array ref =
         mx::matmul(mx::astype(x, mx::float32), mx::transpose(mx::astype(w, mx::float32)));
+    if (bias) ref = mx::add(ref, mx::astype(*bias, mx::float32));
     mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(*ours, mx::float32), ref)));
     mx::array scale = mx::max(mx::abs(ref));
     bool same_shape = ours->shape() == ref.shape();
@@ -278,14 +286,19 @@ int half_bench() {
     mx::Dtype dtype = dtype_named(dt);
     auto [x, w] = make_half(M, N, K, dtype, dtype, "contiguous", 1);
     const int reps = std::max(3, static_cast<int>(1e8 / (2.0 * M * N * K)));
-    double ours = micros([&] { mx::eval(*kernels::half_matmul(x, w, dtype)); }, reps);
+    double ours = micros([&] { mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype)); }, reps);
     double mlx = micros([&] { mx::eval(mx::matmul(x, mx::transpose(w))); }, std::max(3, reps / 4));
     std::string paths;
     using kernels::HalfPath;
-    if (kernels::half_matmul(x, w, dtype, {}, HalfPath::bf16_dot)) {
+    if (kernels::half_matmul(x, w, std::nullopt, dtype, {}, HalfPath::bf16_dot)) {
       auto [widened, dot] = micros_in_turn(
-          [&] { mx::eval(*kernels::half_matmul(x, w, dtype, {}, HalfPath::widened)); },
-          [&] { mx::eval(*kernels::half_matmul(x, w, dtype, {}, HalfPath::bf16_dot)); }, reps);
+          [&] {
+            mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype, {}, HalfPath::widened));
+          },
+          [&] {
+            mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype, {}, HalfPath::bf16_dot));
+          },
+          reps);
       paths =
           ", \"widened_us\": " + json_number(widened) + ", \"bf16_dot_us\": " + json_number(dot);
     }

@@ -29,7 +29,8 @@ struct HalfProblem {
   const uint16_t* x_bf;  // [M, K] bfloat16 (the bf16 dot path)
   const uint16_t* w;     // [N, K]
   Elt w_elt;
-  void* out;  // [M, N]
+  const float* bias;  // [N] float32, or nullptr
+  void* out;          // [M, N]
   Elt out_elt;
   int64_t M, N, K;
 };
@@ -66,6 +67,7 @@ void Widened::tile(const HalfProblem& p, int64_t m0, int64_t n0) {
     for (int j = 0; j < NT; ++j) {
       float y = V::sum(acc[i][j]);
       for (int64_t t = k; t < p.K; ++t) y += load_elt(wr[j], t, p.w_elt) * xr[i][t];
+      if (p.bias) y += p.bias[n0 + j];
       store_elt(p.out, (m0 + i) * p.N + n0 + j, p.out_elt, y);
     }
   }
@@ -124,7 +126,8 @@ __attribute__((target("avx512bf16"))) void Bf16Dot::tile(const HalfProblem& p, i
   }
   for (int i = 0; i < MT; ++i) {
     for (int j = 0; j < NT; ++j) {
-      store_elt(p.out, (m0 + i) * p.N + n0 + j, p.out_elt, V::sum(acc[i][j]));
+      const float y = V::sum(acc[i][j]) + (p.bias ? p.bias[n0 + j] : 0.0f);
+      store_elt(p.out, (m0 + i) * p.N + n0 + j, p.out_elt, y);
     }
   }
 }
@@ -172,14 +175,16 @@ void lay_out(const HalfProblem& p, int64_t n0, int64_t Kp, uint16_t* out) {
   }
 }
 
-// A row of 32 float32 sums into the output (its first `valid` columns).
-__attribute__((target("avx512bf16"))) void store_row(const float* sums, void* out, Elt e,
-                                                     int valid) {
+// A row of 32 float32 sums plus the bias's 32 values from `bias` (nullptr:
+// none) into the output (its first `valid` columns).
+__attribute__((target("avx512bf16"))) void store_row(const float* sums, const float* bias,
+                                                     void* out, Elt e, int valid) {
   for (int h = 0; h < 2; ++h) {
     const int n = std::min(kRows, valid - h * kRows);
     if (n <= 0) return;
     const __mmask16 mask = static_cast<__mmask16>((1u << n) - 1);
-    const __m512 v = _mm512_loadu_ps(sums + h * kRows);
+    __m512 v = _mm512_loadu_ps(sums + h * kRows);
+    if (bias) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, bias + h * kRows));
     if (e == Elt::f32) {
       _mm512_mask_storeu_ps(static_cast<float*>(out) + h * kRows, mask, v);
     } else if (e == Elt::bf16) {
@@ -227,7 +232,7 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void task(const HalfProb
     const int64_t rows = std::min<int64_t>(kBlock, p.M - m0);
     for (int64_t i = 0; i < rows; ++i) {
       char* out = static_cast<char*>(p.out) + ((m0 + i) * p.N + n0) * out_size;
-      store_row(sums + i * kBlock, out, p.out_elt, valid);
+      store_row(sums + i * kBlock, p.bias ? p.bias + n0 : nullptr, out, p.out_elt, valid);
     }
   }
   _tile_release();
@@ -407,12 +412,25 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
     }
     out.set_data(mx::allocator::malloc(out.nbytes()));
     auto& encoder = mx::cpu::get_command_encoder(stream());
-    encoder.set_input_array(x);
-    encoder.set_input_array(w);
+    for (const mx::array& in : inputs) encoder.set_input_array(in);
     encoder.set_output_array(out);
+    std::optional<mx::array> bias;
+    if (inputs.size() > 2) bias = mx::array::unsafe_weak_copy(inputs[2]);
     encoder.dispatch([x = mx::array::unsafe_weak_copy(x), w = mx::array::unsafe_weak_copy(w),
-                      out = mx::array::unsafe_weak_copy(out), path = path_]() mutable {
+                      bias = std::move(bias), out = mx::array::unsafe_weak_copy(out),
+                      path = path_]() mutable {
       HalfProblem p{};
+      thread_local std::vector<float> bias_values;
+      if (bias) {
+        Elt bias_elt;
+        elt_of(bias->dtype(), &bias_elt);
+        bias_values.resize(bias->size());
+        const int64_t step = bias->strides()[0];
+        for (size_t n = 0; n < bias_values.size(); ++n) {
+          bias_values[n] = load_elt(bias->data<void>(), static_cast<int64_t>(n) * step, bias_elt);
+        }
+        p.bias = bias_values.data();
+      }
       elt_of(w.dtype(), &p.w_elt);
       elt_of(out.dtype(), &p.out_elt);
       p.K = x.shape(-1);
@@ -420,7 +438,9 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
       p.N = w.shape(0);
       if (p.M == 0 || p.N == 0) return;
       if (p.K == 0) {
-        for (int64_t i = 0; i < p.M * p.N; ++i) store_elt(out.data<void>(), i, p.out_elt, 0.0f);
+        for (int64_t i = 0; i < p.M * p.N; ++i) {
+          store_elt(out.data<void>(), i, p.out_elt, p.bias ? p.bias[i % p.N] : 0.0f);
+        }
         return;
       }
       p.w = w.data<uint16_t>();
@@ -456,8 +476,11 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
 
 }  // namespace
 
-bool half_supports(const mx::array& x, const mx::array& w) {
+bool half_supports(const mx::array& x, const mx::array& w, const std::optional<mx::array>& bias) {
   Elt e;
+  if (bias && (!elt_of(bias->dtype(), &e) || bias->ndim() != 1 || bias->shape(0) != w.shape(0))) {
+    return false;
+  }
   if (w.dtype() != mx::bfloat16 && w.dtype() != mx::float16) return false;
   if (!elt_of(x.dtype(), &e) || x.ndim() < 1 || w.ndim() != 2) return false;
   if (x.shape(-1) != w.shape(1)) return false;
@@ -481,10 +504,11 @@ HalfPath half_path(const mx::array& x, const mx::array& w) {
   return bf16_dot_takes(x, w) ? HalfPath::bf16_dot : HalfPath::widened;
 }
 
-std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx::Dtype out_dtype,
+std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w,
+                                     const std::optional<mx::array>& bias, mx::Dtype out_dtype,
                                      mx::StreamOrDevice s, std::optional<HalfPath> path) {
   Elt e;
-  if (!half_supports(x, w) || !elt_of(out_dtype, &e)) return std::nullopt;
+  if (!half_supports(x, w, bias) || !elt_of(out_dtype, &e)) return std::nullopt;
   if (path == HalfPath::bf16_dot && !bf16_dot_takes(x, w)) return std::nullopt;
   if (path == HalfPath::amx && !amx_takes(x, w)) return std::nullopt;
   if (path && *path != HalfPath::amx && rows_of(x) > kHalfMatmulMaxRows) return std::nullopt;
@@ -493,7 +517,9 @@ std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx:
   mx::Shape shape = x.shape();
   shape.back() = w.shape(0);
   auto primitive = std::make_shared<HalfMatmulCpu>(stream, path.value_or(half_path(x, w)));
-  return mx::array(std::move(shape), out_dtype, std::move(primitive), {x, w});
+  std::vector<mx::array> inputs{x, w};
+  if (bias) inputs.push_back(*bias);
+  return mx::array(std::move(shape), out_dtype, std::move(primitive), std::move(inputs));
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -37,8 +37,10 @@ inline constexpr int kAmxMinRows = 16;
 
 // Whether the kernel takes this product: a 2-D bfloat16/float16 weight already
 // evaluated and row-contiguous, float32/bfloat16/float16 activations of at most
-// kHalfMatmulMaxRows rows, or of any number that the AMX path takes.
-bool half_supports(const mx::array& x, const mx::array& w);
+// kHalfMatmulMaxRows rows, or of any number that the AMX path takes, and a bias
+// (if any) of N values in one of those dtypes.
+bool half_supports(const mx::array& x, const mx::array& w,
+                   const std::optional<mx::array>& bias = std::nullopt);
 
 // How a product runs: each weight vector widened to float32 against float32
 // activations, bfloat16 pairs through vdpbf16ps, or bfloat16 tiles through AMX.
@@ -49,12 +51,13 @@ const char* half_path_name(HalfPath path);
 // The path half_matmul takes for these operands on this processor.
 HalfPath half_path(const mx::array& x, const mx::array& w);
 
-// x @ w.T accumulated in float32, rounded once to `out_dtype`; std::nullopt when
+// x @ w.T (+ bias) accumulated in float32, rounded once to `out_dtype`; std::nullopt when
 // `half_supports` says no or the stream is not the CPU's. `path` forces one (the
 // kernel check tool times both); std::nullopt also when the bf16 dot is forced
 // where it cannot run (other dtypes, a processor without AVX-512 BF16), and when
 // AMX is forced where it cannot, or another path with more than kHalfMatmulMaxRows rows.
-std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w, mx::Dtype out_dtype,
+std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w,
+                                     const std::optional<mx::array>& bias, mx::Dtype out_dtype,
                                      mx::StreamOrDevice s = {},
                                      std::optional<HalfPath> path = std::nullopt);
 

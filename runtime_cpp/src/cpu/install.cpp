@@ -20,8 +20,9 @@ std::optional<mx::array> quantized_matmul_kernel(const mx::array& x, const mx::a
 }
 
 std::optional<mx::array> half_matmul_kernel(const mx::array& x, const mx::array& w,
+                                            const std::optional<mx::array>& bias,
                                             mx::Dtype out_dtype, mx::StreamOrDevice s) {
-  return half_matmul(x, w, out_dtype, s);
+  return half_matmul(x, w, bias, out_dtype, s);
 }
 
 std::optional<mx::array> activation_kernel(Activation f, const mx::array& x, mx::StreamOrDevice s) {

@@ -21,13 +21,13 @@ using QuantizedMatmulKernel = std::optional<mlx::core::array> (*)(
 void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel);
 QuantizedMatmulKernel cpu_quantized_matmul();
 
-// x @ w.T with a bfloat16/float16 weight w [N, K] and few rows of x, accumulated
-// in float32 and rounded once to `out_dtype`; std::nullopt when the kernel does
-// not take these operands.
-using HalfMatmulKernel = std::optional<mlx::core::array> (*)(const mlx::core::array& x,
-                                                             const mlx::core::array& w,
-                                                             mlx::core::Dtype out_dtype,
-                                                             mlx::core::StreamOrDevice s);
+// x @ w.T (+ bias [N]) with a bfloat16/float16 weight w [N, K], accumulated in
+// float32 and rounded once to `out_dtype`; std::nullopt when the kernel does not
+// take these operands.
+using HalfMatmulKernel =
+    std::optional<mlx::core::array> (*)(const mlx::core::array& x, const mlx::core::array& w,
+                                        const std::optional<mlx::core::array>& bias,
+                                        mlx::core::Dtype out_dtype, mlx::core::StreamOrDevice s);
 
 void set_cpu_half_matmul(HalfMatmulKernel kernel);
 HalfMatmulKernel cpu_half_matmul();

@@ -28,22 +28,17 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   const mx::array& w = st.tensor(n.weight);
   if (w.ndim() != 2) throw ExecutionError("linear: weight must be 2-D");
-  // A half-precision weight and up to 128 rows (a decode step, a short prompt): our CPU kernel
-  // (cpu_kernels.h), accumulating in float32; the bias added in float32 too,
-  // and the result rounded once.
-  // (Mixed dtypes, which MLX promotes, stay MLX's.)
+  // A half-precision weight (a decode step, a prompt, an audio window): our CPU kernel
+  // (cpu_kernels.h), accumulating in float32, the bias added to the sums, the
+  // result rounded once. (Mixed dtypes, which MLX promotes, stay MLX's.)
   bool same_types = (x.dtype() == w.dtype() || x.dtype() == mx::float32) &&
                     (!n.bias || st.tensor(*n.bias).dtype() == x.dtype());
   if (HalfMatmulKernel kernel = cpu_half_matmul();
       kernel != nullptr && same_types &&
       mx::to_stream(s).device.type == mx::Device::DeviceType::cpu) {
-    bool half_out = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
-    mx::Dtype acc = n.bias && half_out ? mx::float32 : x.dtype();
-    if (std::optional<mx::array> y = kernel(x, w, acc, s)) {
-      if (n.bias) {
-        *y = mx::add(*y, mx::astype(st.tensor(*n.bias), acc, s), s);
-        if (acc != x.dtype()) *y = mx::astype(*y, x.dtype(), s);
-      }
+    std::optional<mx::array> bias;
+    if (n.bias) bias = st.tensor(*n.bias);
+    if (std::optional<mx::array> y = kernel(x, w, bias, x.dtype(), s)) {
       st.set_tensor(n.out, *y);
       return;
     }

@@ -23,6 +23,8 @@ CASES = [
     "16 20 33 bfloat16 bfloat16 contiguous",
     "128 37 70 bfloat16 bfloat16 contiguous",  # the vector paths' most rows: 8 passes of 16
     "21 19 64 float16 float32 contiguous",
+    "3 40 777 bfloat16 bfloat16 strided bfloat16 bias",
+    "5 47 129 float16 float32 contiguous float32 bias",
 ]
 DECLINED = ["129 10 64 float16 float16 contiguous", "1 10 64 float32 float32 contiguous"]
 BEYOND_VECTORS = "129 10 64 bfloat16 bfloat16 contiguous"  # AMX's alone
@@ -45,6 +47,7 @@ BF16_DOT_CASES = [
     "128 37 777 bfloat16 bfloat16 contiguous float32",
     "5 47 129 bfloat16 bfloat16 contiguous",
     "128 19 70 bfloat16 bfloat16 contiguous float16",
+    "2 9 33 bfloat16 bfloat16 contiguous float32 bias",
 ]
 # The AMX path's operands: one tile of rows and more (16, 17, 31, 33, past the
 # vector paths' 128, an audio window's 1500); N within a tile, past one and past
@@ -59,6 +62,7 @@ AMX_CASES = [
     "129 70 777 bfloat16 bfloat16 contiguous float32",
     "300 301 96 bfloat16 bfloat16 batched",
     "1500 64 384 bfloat16 bfloat16 contiguous float16",
+    "33 45 65 bfloat16 bfloat16 contiguous bfloat16 bias",
 ]
 # cpu_features.h's names of what the AVX-512 build needs (x86-64-v4), without
 # avx512bf16 or AMX: MLX_DELEGATE_CPU_FEATURES plays that processor.
