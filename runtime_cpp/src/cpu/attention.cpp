@@ -100,20 +100,28 @@ void apply_mask(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, i
 }
 
 // Query i's raw scores (row: `span` float32 values) become exp(x - max x) with
-// x = score * scale + mask for the keys it sees, and 0 for the rest of the span.
-// Returns 1 / their sum, or 0 for a query that sees no key (its output is zeros).
-float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int64_t span) {
+// x = score * scale + mask for the keys it sees, and 0 for the rest of the span:
+// in row, or rounded to bfloat16 in `probs` where given (the AMX path's second
+// product reads them so). Returns 1 / their sum, or 0 for a query that sees no
+// key (its output is zeros). Without a mask the scale multiplies inside the
+// exp's pass: a positive scale keeps the largest score the largest.
+float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int64_t span,
+              uint16_t* probs = nullptr) {
   const int64_t n = keys_seen(p, i);
   const float lowest = -std::numeric_limits<float>::infinity();
+  float factor = p.scale;
   int64_t j = 0;
-  for (; j + kLanes <= n; j += kLanes) {
-    vf x;
-    std::memcpy(&x, row + j, sizeof(x));
-    x *= p.scale;
-    std::memcpy(row + j, &x, sizeof(x));
+  if (p.has_mask || !(p.scale > 0.0f)) {
+    for (; j + kLanes <= n; j += kLanes) {
+      vf x;
+      std::memcpy(&x, row + j, sizeof(x));
+      x *= p.scale;
+      std::memcpy(row + j, &x, sizeof(x));
+    }
+    for (; j < n; ++j) row[j] *= p.scale;
+    if (p.has_mask) apply_mask(p, b, h, i, row, n);
+    factor = 1.0f;
   }
-  for (; j < n; ++j) row[j] *= p.scale;
-  if (p.has_mask) apply_mask(p, b, h, i, row, n);
   vf vmax = splat(lowest);
   for (j = 0; j + kLanes <= n; j += kLanes) {
     vf x;
@@ -123,32 +131,42 @@ float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int
   float m = lane_max(vmax);
   for (; j < n; ++j) m = row[j] > m ? row[j] : m;
   if (m == lowest) {  // every key masked (or none seen)
-    std::fill(row, row + span, 0.0f);
+    if (probs) {
+      std::fill(probs, probs + span, uint16_t{0});
+    } else {
+      std::fill(row, row + span, 0.0f);
+    }
     return 0.0f;
   }
+  m *= factor;
   vf vsum = splat(0.0f);
-  for (j = 0; j + kLanes <= n; j += kLanes) {
+  alignas(64) float buf[kLanes];
+  for (j = 0; j < n; j += kLanes) {
+    const int64_t count = std::min<int64_t>(kLanes, n - j);
     vf x;
-    std::memcpy(&x, row + j, sizeof(x));
-    x = v_exp(x - m);
+    if (count == kLanes) {
+      std::memcpy(&x, row + j, sizeof(x));
+    } else {
+      for (int t = 0; t < kLanes; ++t) buf[t] = t < count ? row[j + t] : lowest;
+      std::memcpy(&x, buf, sizeof(x));
+    }
+    x = v_exp(x * factor - m);  // exp(-inf) = 0 past n
     vsum += x;
-    std::memcpy(row + j, &x, sizeof(x));
-  }
-  float sum = lane_sum(vsum);
-  if (j < n) {
-    alignas(64) float buf[kLanes];
-    for (int t = 0; t < kLanes; ++t) buf[t] = j + t < n ? row[j + t] : lowest;
-    vf x;
-    std::memcpy(&x, buf, sizeof(x));
-    x = v_exp(x - m);
-    std::memcpy(buf, &x, sizeof(x));
-    for (int t = 0; j + t < n; ++t) {
-      row[j + t] = buf[t];
-      sum += buf[t];
+    if (probs && j + kLanes <= span) {
+      store_bf16(probs + j, x);
+    } else if (count == kLanes) {
+      std::memcpy(row + j, &x, sizeof(x));
+    } else {
+      std::memcpy(buf, &x, sizeof(x));
+      for (int t = 0; t < count; ++t) row[j + t] = buf[t];
     }
   }
-  std::fill(row + n, row + span, 0.0f);
-  return 1.0f / sum;
+  if (probs) {
+    std::fill(probs + j, probs + span, uint16_t{0});
+  } else {
+    std::fill(row + n, row + span, 0.0f);
+  }
+  return 1.0f / lane_sum(vsum);
 }
 
 // Output row i of the block, columns [d0, d0 + 32) short of D, from float32 sums times inv.
@@ -363,14 +381,6 @@ void lay_out_amx(const Problem& p, int64_t bh, AmxLayout& lay) {
   }
 }
 
-// n float32 values (a multiple of 16) rounded to bfloat16.
-__attribute__((target("avx512bf16"))) void to_bf16(const float* from, uint16_t* to, int64_t n) {
-  for (int64_t j = 0; j < n; j += 16) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + j),
-                        (__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(from + j)));
-  }
-}
-
 // Tiles 0-3 accumulate a 32 x 32 block (2 x 2 tiles), 4-5 hold the A rows, 6-7
 // the B columns.
 __attribute__((target("amx-tile"))) void store_sums(float* to, int64_t ld) {
@@ -418,9 +428,7 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Pro
   }
   float inv[kBlockRows] = {};
   for (int64_t i = 0; i < rows; ++i) {
-    float* row = scores.data() + i * p.Sp;
-    inv[i] = exp_row(p, b, h, m0 + i, row, span);
-    to_bf16(row, probs.data() + i * p.Sp, span);
+    inv[i] = exp_row(p, b, h, m0 + i, scores.data() + i * p.Sp, span, probs.data() + i * p.Sp);
   }
   for (int64_t i = rows; i < kBlockRows; ++i) std::fill_n(probs.data() + i * p.Sp, span, 0);
   alignas(64) float sums[kBlockRows * 32];
