@@ -136,10 +136,10 @@ __attribute__((target("avx512bf16"))) void Bf16Dot::tile(const HalfProblem& p, i
 #if defined(__AVX512F__)
 // AMX (amx.h): x's rows are the A tiles, w's rows the B tiles' columns, laid
 // out in pairs: tile row r, column c holds w[c][2r] and w[c][2r + 1]. A task
-// is 32 rows of w: it lays them out so once (kPackedTile a tile, all of K),
-// then runs every 32 rows of x by them, four accumulating tiles (2 x 2) per
-// step of 32 values of K. x is copied once a call into rows of Kp values
-// (K padded to 32 with zeros) and Mp rows (M padded to 32), so that every
+// is up to four blocks of 32 rows of w: it lays them out so once (kPackedTile
+// a tile, all of K), then runs every 32 rows of x by each block, four
+// accumulating tiles (2 x 2) per step of 32 values of K. x is copied once a
+// call into tiles (K padded to 32 with zeros, M to 32 rows), so that every
 // tile load is whole; a task's columns past N are zeros, its stores masked.
 // Tiles 0-3 accumulate, 4-5 hold x, 6-7 hold w.
 namespace amx {
@@ -197,42 +197,63 @@ __attribute__((target("avx512bf16"))) void store_row(const float* sums, const fl
   }
 }
 
-// One task: rows n0 .. n0 + kBlock of w by every row of x.
+// The most blocks of kBlock rows of w a task takes: each 32 rows of x, once
+// loaded into the cache, serve all of them (from one x tile stream per block of
+// w, 1500 rows by 3072 x 768 went from 11-13 ms to 6-10 on two threads).
+constexpr int64_t kTaskBlocks = 4;
+
+// n uint16_t values from a vector's storage, their start 64-byte aligned (a
+// tile row a cache line).
+uint16_t* aligned_values(std::vector<uint16_t>& storage, int64_t n) {
+  storage.resize(static_cast<size_t>(n + 32));
+  const auto address = reinterpret_cast<uintptr_t>(storage.data());
+  return storage.data() + ((64 - address % 64) % 64) / 2;
+}
+
+// One task: `blocks` blocks of w from row n0 (short of N) by every row of x.
+// x comes as tiles (tile_of says where), each 16 rows of 32 values in
+// 1 KB, so that a tile load reads 16 whole consecutive cache lines.
 __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void task(const HalfProblem& p, int64_t n0,
-                                                                  int64_t Mp, int64_t Kp) {
-  thread_local std::vector<uint16_t> laid;
-  laid.resize(static_cast<size_t>(Kp / kK * 2 * kPackedTile));
-  lay_out(p, n0, Kp, laid.data());
+                                                                  int64_t blocks, int64_t Mp,
+                                                                  int64_t Kp) {
+  blocks = std::min(blocks, (p.N - n0 + kBlock - 1) / kBlock);
+  const int64_t block_size = Kp / kK * 2 * kPackedTile, k_tiles = Kp / kK;
+  thread_local std::vector<uint16_t> storage;
+  uint16_t* laid = aligned_values(storage, blocks * block_size);
+  for (int64_t b = 0; b < blocks; ++b) lay_out(p, n0 + b * kBlock, Kp, laid + b * block_size);
   configure_tiles();
   alignas(64) float sums[kBlock * kBlock];
-  const int64_t x_stride = Kp * 2;  // bytes a row of x
   const size_t out_size = p.out_elt == Elt::f32 ? 4 : 2;
-  const int valid = static_cast<int>(std::min<int64_t>(kBlock, p.N - n0));
   for (int64_t m0 = 0; m0 < Mp; m0 += kBlock) {
-    _tile_zero(0);
-    _tile_zero(1);
-    _tile_zero(2);
-    _tile_zero(3);
-    const uint16_t* x0 = p.x_bf + m0 * Kp;
-    for (int64_t k0 = 0; k0 < Kp; k0 += kK) {
-      const uint16_t* w0 = laid.data() + (k0 / kK) * 2 * kPackedTile;
-      _tile_loadd(4, x0 + k0, x_stride);
-      _tile_loadd(5, x0 + kRows * Kp + k0, x_stride);
-      _tile_loadd(6, w0, 64);
-      _tile_loadd(7, w0 + kPackedTile, 64);
-      _tile_dpbf16ps(0, 4, 6);
-      _tile_dpbf16ps(1, 4, 7);
-      _tile_dpbf16ps(2, 5, 6);
-      _tile_dpbf16ps(3, 5, 7);
-    }
-    _tile_stored(0, sums, kBlock * 4);
-    _tile_stored(1, sums + kRows, kBlock * 4);
-    _tile_stored(2, sums + kRows * kBlock, kBlock * 4);
-    _tile_stored(3, sums + kRows * kBlock + kRows, kBlock * 4);
+    const uint16_t* x0 = p.x_bf + (m0 / kRows) * k_tiles * kPackedTile;
+    const uint16_t* x1 = x0 + k_tiles * kPackedTile;
     const int64_t rows = std::min<int64_t>(kBlock, p.M - m0);
-    for (int64_t i = 0; i < rows; ++i) {
-      char* out = static_cast<char*>(p.out) + ((m0 + i) * p.N + n0) * out_size;
-      store_row(sums + i * kBlock, p.bias ? p.bias + n0 : nullptr, out, p.out_elt, valid);
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t nb = n0 + b * kBlock;
+      const uint16_t* w0 = laid + b * block_size;
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+      for (int64_t k = 0; k < k_tiles; ++k) {
+        _tile_loadd(4, x0 + k * kPackedTile, 64);
+        _tile_loadd(5, x1 + k * kPackedTile, 64);
+        _tile_loadd(6, w0 + 2 * k * kPackedTile, 64);
+        _tile_loadd(7, w0 + (2 * k + 1) * kPackedTile, 64);
+        _tile_dpbf16ps(0, 4, 6);
+        _tile_dpbf16ps(1, 4, 7);
+        _tile_dpbf16ps(2, 5, 6);
+        _tile_dpbf16ps(3, 5, 7);
+      }
+      _tile_stored(0, sums, kBlock * 4);
+      _tile_stored(1, sums + kRows, kBlock * 4);
+      _tile_stored(2, sums + kRows * kBlock, kBlock * 4);
+      _tile_stored(3, sums + kRows * kBlock + kRows, kBlock * 4);
+      const int valid = static_cast<int>(std::min<int64_t>(kBlock, p.N - nb));
+      for (int64_t i = 0; i < rows; ++i) {
+        char* out = static_cast<char*>(p.out) + ((m0 + i) * p.N + nb) * out_size;
+        store_row(sums + i * kBlock, p.bias ? p.bias + nb : nullptr, out, p.out_elt, valid);
+      }
     }
   }
   _tile_release();
@@ -378,20 +399,43 @@ void run_bf16_dot(const mx::array& x, HalfProblem p) {
   half_run<Bf16Dot>(p);
 }
 
+// x, bfloat16, as AMX's A tiles: rows m0 .. m0 + 15 by values k0 .. k0 + 31 in
+// the 1 KB from ((m0 / 16) * (Kp / 32) + k0 / 32) * 512, zeros past M and K.
+void tiles_as_bf16(const mx::array& x, int64_t M, int64_t K, int64_t Kp, uint16_t* out) {
+  const int64_t k_stride = x.strides().back(), k_tiles = Kp / amx::kK;
+  for (int64_t m = 0; m < M; ++m) {
+    const uint16_t* row = static_cast<const uint16_t*>(row_of(x, m));
+    uint16_t* to = out + (m / amx::kRows) * k_tiles * amx::kPackedTile + (m % amx::kRows) * amx::kK;
+    for (int64_t k0 = 0; k0 < K; k0 += amx::kK) {
+      uint16_t* tile_row = to + (k0 / amx::kK) * amx::kPackedTile;
+      const int64_t n = std::min<int64_t>(amx::kK, K - k0);
+      if (k_stride == 1) {
+        std::memcpy(tile_row, row + k0, static_cast<size_t>(n) * 2);
+      } else {
+        for (int64_t k = 0; k < n; ++k) tile_row[k] = row[(k0 + k) * k_stride];
+      }
+    }
+  }
+}
+
 // Multiply-adds below which an AMX call runs on the calling thread alone (about
 // 10 us of tiles): waking the pool would cost more, and its workers spin after.
 constexpr int64_t kAmxSharedWork = int64_t{1} << 22;
 
-// x copied into zero-padded rows (amx:: says why), then a task per 32 rows of w.
+// x copied into zero-padded tiles (amx:: says why), then a task per up to
+// kTaskBlocks blocks of 32 rows of w (fewer where that leaves a thread idle).
 void run_amx(const mx::array& x, HalfProblem p) {
   const int64_t Mp = (p.M + amx::kBlock - 1) / amx::kBlock * amx::kBlock;
   const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
-  thread_local std::vector<uint16_t> xb;
-  xb.assign(static_cast<size_t>(Mp * Kp), 0);
-  rows_as_bf16(x, p.M, p.K, Kp, xb.data());
-  p.x_bf = xb.data();
-  const int tasks = static_cast<int>((p.N + amx::kBlock - 1) / amx::kBlock);
-  auto task = [&](int t) { amx::task(p, int64_t{t} * amx::kBlock, Mp, Kp); };
+  thread_local std::vector<uint16_t> storage;
+  uint16_t* xb = amx::aligned_values(storage, Mp * Kp);
+  std::fill(xb, xb + Mp * Kp, uint16_t{0});
+  tiles_as_bf16(x, p.M, p.K, Kp, xb);
+  p.x_bf = xb;
+  const int64_t blocks = (p.N + amx::kBlock - 1) / amx::kBlock;
+  const int64_t per_task = std::clamp<int64_t>(blocks / (2 * threads()), 1, amx::kTaskBlocks);
+  const int tasks = static_cast<int>((blocks + per_task - 1) / per_task);
+  auto task = [&](int t) { amx::task(p, t * per_task * amx::kBlock, per_task, Mp, Kp); };
   if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kAmxSharedWork) {
     for (int t = 0; t < tasks; ++t) task(t);
     return;
