@@ -345,7 +345,9 @@ constexpr int64_t kTile = amx::kRows * amx::kK;  // bfloat16 values of a tile
 // tile (s / 32) * (D / 16) + d / 16, row (s % 32) / 2, column 2 (d % 16) + s % 2.
 // Zeros past S.
 struct AmxLayout {
-  std::vector<uint16_t> keys, values;
+  std::vector<uint16_t> key_storage, value_storage;
+  uint16_t* keys = nullptr;  // 64-byte aligned (amx::aligned_values)
+  uint16_t* values = nullptr;
 };
 
 // Row (b, h, i) of a bfloat16 operand, its bits as they are (zeros past D: the caller's).
@@ -360,8 +362,8 @@ void load_row_bf16(const Operand& o, int64_t b, int64_t h, int64_t i, int64_t D,
 
 void lay_out_amx(const Problem& p, int64_t bh, AmxLayout& lay) {
   const int64_t b = bh / p.Hk, h = bh % p.Hk, D = p.Dp;
-  uint16_t* keys = lay.keys.data() + bh * p.Sp * D;
-  uint16_t* values = lay.values.data() + bh * p.Sp * D;
+  uint16_t* keys = lay.keys + bh * p.Sp * D;
+  uint16_t* values = lay.values + bh * p.Sp * D;
   std::fill(keys, keys + p.Sp * D, uint16_t{0});
   std::fill(values, values + p.Sp * D, uint16_t{0});
   thread_local std::vector<uint16_t> row;
@@ -398,14 +400,15 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Pro
   const int64_t rows = std::min(kBlockRows, p.L - m0);
   const int64_t limit = keys_seen(p, m0 + rows - 1);
   const int64_t span = round_up(limit, kKeyStep);
-  thread_local std::vector<uint16_t> qb, probs;
+  thread_local std::vector<uint16_t> q_storage, prob_storage;
   thread_local std::vector<float> scores;
-  qb.assign(static_cast<size_t>(kBlockRows * D), 0);
-  probs.resize(static_cast<size_t>(kBlockRows * p.Sp));
+  uint16_t* qb = amx::aligned_values(q_storage, kBlockRows * D);
+  uint16_t* probs = amx::aligned_values(prob_storage, kBlockRows * p.Sp);
+  std::fill(qb, qb + kBlockRows * D, uint16_t{0});
   scores.resize(static_cast<size_t>(kBlockRows * p.Sp));
-  for (int64_t i = 0; i < rows; ++i) load_row_bf16(p.q, b, h, m0 + i, p.D, qb.data() + i * D);
-  const uint16_t* keys = lay.keys.data() + (b * p.Hk + hk) * p.Sp * D;
-  const uint16_t* values = lay.values.data() + (b * p.Hk + hk) * p.Sp * D;
+  for (int64_t i = 0; i < rows; ++i) load_row_bf16(p.q, b, h, m0 + i, p.D, qb + i * D);
+  const uint16_t* keys = lay.keys + (b * p.Hk + hk) * p.Sp * D;
+  const uint16_t* values = lay.values + (b * p.Hk + hk) * p.Sp * D;
   const int64_t d_steps = D / amx::kK, d_tiles = D / amx::kRows;
   amx::configure_tiles();
   for (int64_t j0 = 0; j0 < span; j0 += kKeyStep) {
@@ -415,8 +418,8 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Pro
     _tile_zero(3);
     const uint16_t* kt = keys + (j0 / amx::kRows) * d_steps * kTile;
     for (int64_t ds = 0; ds < d_steps; ++ds) {
-      _tile_loadd(4, qb.data() + ds * amx::kK, D * 2);
-      _tile_loadd(5, qb.data() + amx::kRows * D + ds * amx::kK, D * 2);
+      _tile_loadd(4, qb + ds * amx::kK, D * 2);
+      _tile_loadd(5, qb + amx::kRows * D + ds * amx::kK, D * 2);
       _tile_loadd(6, kt + ds * kTile, 64);
       _tile_loadd(7, kt + (d_steps + ds) * kTile, 64);
       _tile_dpbf16ps(0, 4, 6);
@@ -428,9 +431,9 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Pro
   }
   float inv[kBlockRows] = {};
   for (int64_t i = 0; i < rows; ++i) {
-    inv[i] = exp_row(p, b, h, m0 + i, scores.data() + i * p.Sp, span, probs.data() + i * p.Sp);
+    inv[i] = exp_row(p, b, h, m0 + i, scores.data() + i * p.Sp, span, probs + i * p.Sp);
   }
-  for (int64_t i = rows; i < kBlockRows; ++i) std::fill_n(probs.data() + i * p.Sp, span, 0);
+  for (int64_t i = rows; i < kBlockRows; ++i) std::fill_n(probs + i * p.Sp, span, 0);
   alignas(64) float sums[kBlockRows * 32];
   for (int64_t dt = 0; dt < d_tiles; dt += 2) {
     _tile_zero(0);
@@ -439,8 +442,8 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Pro
     _tile_zero(3);
     for (int64_t s0 = 0; s0 < span; s0 += kKeyStep) {
       const uint16_t* vt = values + (s0 / amx::kK) * d_tiles * kTile + dt * kTile;
-      _tile_loadd(4, probs.data() + s0, p.Sp * 2);
-      _tile_loadd(5, probs.data() + amx::kRows * p.Sp + s0, p.Sp * 2);
+      _tile_loadd(4, probs + s0, p.Sp * 2);
+      _tile_loadd(5, probs + amx::kRows * p.Sp + s0, p.Sp * 2);
       _tile_loadd(6, vt, 64);
       _tile_loadd(7, vt + kTile, 64);
       _tile_dpbf16ps(0, 4, 6);
@@ -498,8 +501,8 @@ void run(Problem& p, AttentionPath path) {
     p.Dp = round_up(p.D, amx::kK);
     thread_local AmxLayout calling_thread_layout;
     AmxLayout& lay = calling_thread_layout;  // the workers' tasks read the caller's
-    lay.keys.resize(static_cast<size_t>(heads * p.Sp * p.Dp));
-    lay.values.resize(static_cast<size_t>(heads * p.Sp * p.Dp));
+    lay.keys = amx::aligned_values(lay.key_storage, heads * p.Sp * p.Dp);
+    lay.values = amx::aligned_values(lay.value_storage, heads * p.Sp * p.Dp);
     run_tasks(heads, work, [&](int bh) { lay_out_amx(p, bh, lay); });
     each_block([&](int64_t b, int64_t h, int64_t m0) { amx_block(p, lay, b, h, m0); });
     return;

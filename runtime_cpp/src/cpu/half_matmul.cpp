@@ -202,14 +202,6 @@ __attribute__((target("avx512bf16"))) void store_row(const float* sums, const fl
 // w, 1500 rows by 3072 x 768 went from 11-13 ms to 6-10 on two threads).
 constexpr int64_t kTaskBlocks = 4;
 
-// n uint16_t values from a vector's storage, their start 64-byte aligned (a
-// tile row a cache line).
-uint16_t* aligned_values(std::vector<uint16_t>& storage, int64_t n) {
-  storage.resize(static_cast<size_t>(n + 32));
-  const auto address = reinterpret_cast<uintptr_t>(storage.data());
-  return storage.data() + ((64 - address % 64) % 64) / 2;
-}
-
 // One task: `blocks` blocks of w from row n0 (short of N) by every row of x.
 // x comes as tiles (tile_of says where), each 16 rows of 32 values in
 // 1 KB, so that a tile load reads 16 whole consecutive cache lines.
