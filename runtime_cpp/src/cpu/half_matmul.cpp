@@ -203,7 +203,7 @@ __attribute__((target("avx512bf16"))) void store_row(const float* sums, const fl
 constexpr int64_t kTaskBlocks = 4;
 
 // One task: `blocks` blocks of w from row n0 (short of N) by every row of x.
-// x comes as tiles (tile_of says where), each 16 rows of 32 values in
+// x comes as tiles (tiles_as_bf16 says where), each 16 rows of 32 values in
 // 1 KB, so that a tile load reads 16 whole consecutive cache lines.
 __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void task(const HalfProblem& p, int64_t n0,
                                                                   int64_t blocks, int64_t Mp,
@@ -311,16 +311,6 @@ void half_run(const HalfProblem& p) {
     int64_t begin = t * per;
     half_columns<Path>(p, begin, std::min(p.N, begin + per));
   });
-}
-
-// Row m of x (any strides), whose last axis steps by x.strides().back().
-const void* row_of(const mx::array& x, int64_t m) {
-  int64_t offset = 0, rest = m;
-  for (int d = static_cast<int>(x.ndim()) - 2; d >= 0; --d) {
-    offset += (rest % x.shape(d)) * x.strides()[d];
-    rest /= x.shape(d);
-  }
-  return x.data<char>() + offset * static_cast<int64_t>(x.itemsize());
 }
 
 // x as float32 rows [M, K].

@@ -66,6 +66,17 @@ inline void store_elt(void* p, int64_t i, Elt e, float v) {
   }
 }
 
+// Row m of x (any strides: x's rows are all its axes but the last), whose last
+// axis steps by x.strides().back().
+inline const void* row_of(const mx::array& x, int64_t m) {
+  int64_t offset = 0, rest = m;
+  for (int d = static_cast<int>(x.ndim()) - 2; d >= 0; --d) {
+    offset += (rest % x.shape(d)) * x.strides()[d];
+    rest /= x.shape(d);
+  }
+  return x.data<char>() + offset * static_cast<int64_t>(x.itemsize());
+}
+
 // ---- vectors of float32 and the unpacking of one 32-field block -------------
 
 #if defined(__AVX512F__)

@@ -19,16 +19,6 @@ namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace {
 
-// Row r of x (any strides) from its data pointer, in elements.
-int64_t row_offset(const mx::array& x, int64_t r) {
-  int64_t offset = 0;
-  for (int d = static_cast<int>(x.ndim()) - 2; d >= 0; --d) {
-    offset += (r % x.shape(d)) * x.strides()[d];
-    r /= x.shape(d);
-  }
-  return offset;
-}
-
 // n values from `from` (element stride `step`) as float32.
 void row_as_float(const void* from, int64_t step, Elt e, int64_t n, float* to) {
   if (step == 1 && e == Elt::f32) {
@@ -62,8 +52,7 @@ void norm_rows(const NormProblem& p, int64_t begin, int64_t end) {
   thread_local std::vector<float> row;
   row.resize(static_cast<size_t>(n));
   for (int64_t r = begin; r < end; ++r) {
-    const char* from = x.data<char>() + row_offset(x, r) * static_cast<int64_t>(x.itemsize());
-    row_as_float(from, step, p.elt, n, row.data());
+    row_as_float(row_of(x, r), step, p.elt, n, row.data());
     float mean = 0.0f;
     int64_t j = 0;
     if (p.kind == Norm::layer) {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 from cpu_report import run_kernel_check, runs_here
-from test_half_matmul_kernels import V4_WITHOUT_AMX, has_amx
+from test_half_matmul_kernels import V4_WITHOUT_AMX, avx512_forced, has_amx
 
 ISAS = ["portable", "avx2", "avx512"]
 # B Hq Hk L S D dtype mask layout
@@ -79,11 +79,9 @@ def test_attention_blocks_take_a_few_queries_when_forced(runtime_build):
 def test_attention_vector_path_for_bfloat16_without_amx(runtime_build):
     """A forced report without AMX: the bfloat16 blocks through float32 vectors."""
     bf16 = [c for c in CASES if " bfloat16 " in c and int(c.split()[3]) > 4]
-    results = run_kernel_check(runtime_build, "avx512", "attn-check", bf16, features=V4_WITHOUT_AMX)
-    if not runs_here("avx512"):
-        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+    results = avx512_forced(runtime_build, bf16, V4_WITHOUT_AMX, mode="attn-check")
+    if results is None:
         return
-    assert len(results) == len(bf16)
     for result in results:
         assert_equals_mlx(result)
         assert result["path"] == "vector", result

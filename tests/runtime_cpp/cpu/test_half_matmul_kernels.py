@@ -102,10 +102,10 @@ def assert_equals_mlx(result: dict) -> None:
     assert result["max_ref"] > 0.1, result
 
 
-def avx512_forced(runtime_build, cases: list[str], features: str):
-    """The AVX-512 build's half-check of `cases` on a forced report: a result a
+def avx512_forced(runtime_build, cases: list[str], features: str, mode: str = "half-check"):
+    """The AVX-512 build's `mode` of `cases` on a forced report: a result a
     case, or None (having checked the skip) where the processor lacks AVX-512."""
-    results = run_kernel_check(runtime_build, "avx512", "half-check", cases, features=features)
+    results = run_kernel_check(runtime_build, "avx512", mode, cases, features=features)
     if not runs_here("avx512"):
         assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
         return None
