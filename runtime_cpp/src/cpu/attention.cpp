@@ -242,7 +242,7 @@ void lay_out_vector(const Problem& p, int64_t bh, VectorLayout& lay) {
   thread_local std::vector<float> row;
   row.resize(static_cast<size_t>(D));
   std::fill(keys, keys + p.Sp * Dp, 0.0f);
-  std::fill(values, values + p.S * Dp, 0.0f);
+  if (Dp != D) std::fill(values, values + p.S * Dp, 0.0f);  // else every row is written whole
   for (int64_t j = 0; j < p.S; ++j) {
     load_row(p.k, b, h, j, D, row.data());
     float* panel = keys + (j / kKeyStep) * Dp * kKeyStep + j % kKeyStep;
