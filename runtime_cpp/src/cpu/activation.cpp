@@ -178,39 +178,8 @@ class ActivationCpu : public mx::UnaryPrimitive {
 
 // One row of n values (float32 in `row`, written back in place): max, exp, scale.
 void softmax_row(float* row, int64_t n) {
-  const float lowest = -std::numeric_limits<float>::infinity();
-  vf vmax = splat(lowest);
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    vf v;
-    __builtin_memcpy(&v, row + i, sizeof(v));
-    vmax = select(v > vmax, v, vmax);
-  }
-  float m = lane_max(vmax);
-  for (; i < n; ++i) m = row[i] > m ? row[i] : m;
-  vf vsum = splat(0.0f);
-  float tail = 0;
-  for (i = 0; i + kLanes <= n; i += kLanes) {
-    vf v;
-    __builtin_memcpy(&v, row + i, sizeof(v));
-    v = v_exp(v - m);
-    vsum += v;
-    __builtin_memcpy(row + i, &v, sizeof(v));
-  }
-  if (i < n) {
-    alignas(64) float buf[kLanes];
-    for (int j = 0; j < kLanes; ++j) buf[j] = i + j < n ? row[i + j] : lowest;
-    vf v;
-    __builtin_memcpy(&v, buf, sizeof(v));
-    v = v_exp(v - m);
-    __builtin_memcpy(buf, &v, sizeof(v));
-    for (int64_t j = 0; i + j < n; ++j) {
-      row[i + j] = buf[j];
-      tail += buf[j];
-    }
-  }
-  const float scale = 1.0f / (lane_sum(vsum) + tail);
-  for (i = 0; i < n; ++i) row[i] *= scale;
+  const float scale = 1.0f / exp_sum(row, n, 1.0f, row_max(row, n));
+  for (int64_t i = 0; i < n; ++i) row[i] *= scale;
 }
 
 void run_softmax(const mx::array& x, mx::array& out) {

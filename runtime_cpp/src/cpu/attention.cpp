@@ -122,14 +122,7 @@ float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int
     if (p.has_mask) apply_mask(p, b, h, i, row, n);
     factor = 1.0f;
   }
-  vf vmax = splat(lowest);
-  for (j = 0; j + kLanes <= n; j += kLanes) {
-    vf x;
-    std::memcpy(&x, row + j, sizeof(x));
-    vmax = select(x > vmax, x, vmax);
-  }
-  float m = lane_max(vmax);
-  for (; j < n; ++j) m = row[j] > m ? row[j] : m;
+  const float m = row_max(row, n);
   if (m == lowest) {  // every key masked (or none seen)
     if (probs) {
       std::fill(probs, probs + span, uint16_t{0});
@@ -138,35 +131,13 @@ float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int
     }
     return 0.0f;
   }
-  m *= factor;
-  vf vsum = splat(0.0f);
-  alignas(64) float buf[kLanes];
-  for (j = 0; j < n; j += kLanes) {
-    const int64_t count = std::min<int64_t>(kLanes, n - j);
-    vf x;
-    if (count == kLanes) {
-      std::memcpy(&x, row + j, sizeof(x));
-    } else {
-      for (int t = 0; t < kLanes; ++t) buf[t] = t < count ? row[j + t] : lowest;
-      std::memcpy(&x, buf, sizeof(x));
-    }
-    x = v_exp(x * factor - m);  // exp(-inf) = 0 past n
-    vsum += x;
-    if (probs && j + kLanes <= span) {
-      store_bf16(probs + j, x);
-    } else if (count == kLanes) {
-      std::memcpy(row + j, &x, sizeof(x));
-    } else {
-      std::memcpy(buf, &x, sizeof(x));
-      for (int t = 0; t < count; ++t) row[j + t] = buf[t];
-    }
-  }
+  const float sum = exp_sum(row, n, factor, m * factor, probs);
   if (probs) {
-    std::fill(probs + j, probs + span, uint16_t{0});
+    std::fill(probs + (n + kLanes - 1) / kLanes * kLanes, probs + span, uint16_t{0});
   } else {
     std::fill(row + n, row + span, 0.0f);
   }
-  return 1.0f / lane_sum(vsum);
+  return 1.0f / sum;
 }
 
 // Output row i of the block, columns [d0, d0 + 32) short of D, from float32 sums times inv.

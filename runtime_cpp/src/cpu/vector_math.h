@@ -85,6 +85,53 @@ inline float lane_sum(vf v) {
   return s;
 }
 
+// A softmax's two passes over a row of float32 values, shared by the softmax
+// (activation.cpp) and the attention (attention.cpp).
+
+// The largest of row[0, n); -inf when n is 0.
+inline float row_max(const float* row, int64_t n) {
+  vf vmax = splat(-std::numeric_limits<float>::infinity());
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    vf x;
+    __builtin_memcpy(&x, row + j, sizeof(x));
+    vmax = select(x > vmax, x, vmax);
+  }
+  float m = lane_max(vmax);
+  for (; j < n; ++j) m = row[j] > m ? row[j] : m;
+  return m;
+}
+
+// exp(row[j] * factor - shift) for j < n, written back into row, or, where
+// `bf16` is given, rounded into bf16[0, n rounded up to kLanes) instead (zeros
+// past n; row is left as it was). Returns their sum (of the float32 values).
+inline float exp_sum(float* row, int64_t n, float factor, float shift, uint16_t* bf16 = nullptr) {
+  const float lowest = -std::numeric_limits<float>::infinity();
+  vf vsum = splat(0.0f);
+  alignas(64) float buf[kLanes];
+  for (int64_t j = 0; j < n; j += kLanes) {
+    const int64_t count = n - j < kLanes ? n - j : kLanes;
+    vf x;
+    if (count == kLanes) {
+      __builtin_memcpy(&x, row + j, sizeof(x));
+    } else {
+      for (int t = 0; t < kLanes; ++t) buf[t] = t < count ? row[j + t] : lowest;
+      __builtin_memcpy(&x, buf, sizeof(x));
+    }
+    x = v_exp(x * factor - shift);  // exp(-inf) = 0 past n
+    vsum += x;
+    if (bf16) {
+      store_bf16(bf16 + j, x);
+    } else if (count == kLanes) {
+      __builtin_memcpy(row + j, &x, sizeof(x));
+    } else {
+      __builtin_memcpy(buf, &x, sizeof(x));
+      for (int t = 0; t < count; ++t) row[j + t] = buf[t];
+    }
+  }
+  return lane_sum(vsum);
+}
+
 }  // namespace
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA
