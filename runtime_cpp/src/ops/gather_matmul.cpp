@@ -18,6 +18,7 @@ std::optional<mx::array> gather_indices(const std::optional<Tid>& tid, Execution
   if (!mx::issubdtype(indices.dtype(), mx::integer)) {
     throw ExecutionError("gather matmul: indices must be integers");
   }
+  if (std::optional<mx::array> origin = unsigned_origin(indices, s)) return *origin;
   return mx::astype(indices, mx::uint32, s);
 }
 

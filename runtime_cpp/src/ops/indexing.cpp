@@ -12,6 +12,7 @@ mx::array wrap_indices(const mx::array& idx, int dim, StreamOrDevice s) {
     throw ExecutionError("indices must be integers");
   }
   if (mx::issubdtype(idx.dtype(), mx::unsignedinteger)) return idx;
+  if (std::optional<mx::array> origin = unsigned_origin(idx, s)) return *origin;
   return mx::where(mx::less(idx, mx::array(0, idx.dtype()), s),
                    mx::add(idx, mx::array(dim, idx.dtype()), s), idx, s);
 }

@@ -1,6 +1,10 @@
 #include "op_util.h"
 
 #include <cctype>
+#include <limits>
+#include <string_view>
+
+#include <mlx/primitives.h>
 
 #include "cpu_kernels.h"
 #include "mlx_backend.h"
@@ -53,9 +57,31 @@ mx::array narrowed(const mx::array& a, mx::Dtype dtype, bool widen, StreamOrDevi
   return widen ? mx::astype(a, dtype, s) : a;
 }
 
-// x reversed along `axis` sorted ascending (equal values then come
-// last-first), that order reversed, positions mapped back to x.
+std::optional<mx::array> unsigned_origin(const mx::array& indices, StreamOrDevice s) {
+  auto made_by = [](const mx::array& a, std::string_view primitive) {
+    return a.has_primitive() && a.inputs().size() == 1 && a.primitive().name() == primitive;
+  };
+  const bool reshaped = made_by(indices, "Reshape");
+  const mx::array& cast = reshaped ? indices.inputs()[0] : indices;
+  // widened only (to int64 or uint64): a uint32 cast to int32 may have turned negative
+  const bool widened = cast.dtype() == mx::int64 || cast.dtype() == mx::uint64;
+  if (!made_by(cast, "AsType") || !widened || cast.inputs()[0].dtype() != mx::uint32) {
+    return std::nullopt;
+  }
+  const mx::array& origin = cast.inputs()[0];
+  return reshaped ? mx::reshape(origin, indices.shape(), s) : origin;
+}
+
+// Floating x: -x sorted ascending, one fused key and one sort (a step's MoE
+// router sorts its scores: five kernels became two). NaN, which MLX sorts
+// last and a descending torch.sort first, becomes -inf (it ties with +inf, in
+// index order). Else x reversed along `axis` sorted ascending (equal values
+// then come last-first), that order reversed, positions mapped back to x.
 mx::array descending_order(const mx::array& x, int axis, StreamOrDevice s) {
+  if (mx::issubdtype(x.dtype(), mx::floating)) {
+    mx::array lowest(-std::numeric_limits<float>::infinity(), x.dtype());
+    return mx::argsort(mx::where(mx::isnan(x, s), lowest, mx::negative(x, s), s), axis, s);
+  }
   int len = x.shape(axis);
   mx::array reversed = mx::arange(len - 1, -1, -1, s);
   mx::array order = mx::argsort(mx::take(x, reversed, axis, s), axis, s);

@@ -40,6 +40,12 @@ mx::array widened(const mx::array& a, bool widen, StreamOrDevice s);
 // A product computed widened (`widen`), rounded once back to `dtype`; else as it is.
 mx::array narrowed(const mx::array& a, mx::Dtype dtype, bool widen, StreamOrDevice s);
 
+// `indices` (possibly reshaped) as the uint32 array they were cast from, when
+// they were: a sort's order that the program widened to torch's int64. MLX
+// indexes with those directly: no cast back, no wrap of negative indices (two
+// kernels an index saved in each step of a MoE router). nullopt otherwise.
+std::optional<mx::array> unsigned_origin(const mx::array& indices, StreamOrDevice s);
+
 // A stable descending order of `x` along `axis` (uint32 positions).
 mx::array descending_order(const mx::array& x, int axis, StreamOrDevice s);
 
