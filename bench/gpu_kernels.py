@@ -11,7 +11,10 @@ many of each a step launches and how long the device spends in them.
 when the command generates twice (a warm-up, then the timed run). Prints a
 table: kernel (demangled name, cut), launches a step, µs a step, and the sum.
 The kernels run one at a time under ncu, so their sum is the device's busy
-time of a step without the gaps between launches."""
+time of a step without the gaps between launches. The launch counts are exact;
+the times are differences of two runs and carry their noise (seen: a kernel of
+a prompt's first calls up to a millisecond apart, a row below zero), so
+compare sums over several steps, not single rows."""
 
 from __future__ import annotations
 
@@ -63,7 +66,7 @@ def main(argv=None) -> int:
             rows.append((ns, count, name))
     rows.sort(reverse=True)
     print(f"\n{args.label}: one decode step's kernels ({steps} steps apart)\n")
-    print(f"| kernel | launches | µs |\n|---|---:|---:|")
+    print("| kernel | launches | µs |\n|---|---:|---:|")
     for ns, count, name in rows:
         print(f"| `{name}` | {count:.1f} | {ns / 1e3:.1f} |")
     print(f"| all | {sum(r[1] for r in rows):.1f} | {sum(r[0] for r in rows) / 1e3:.1f} |")
