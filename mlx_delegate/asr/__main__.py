@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from .. import _quiet
-from ..compiler.ops.quantized import GROUP_SIZES
+from ..formats.quantized import GROUP_SIZES
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -117,12 +117,7 @@ def export_program(
     device: Optional[str] = None,
 ) -> ExportResult:
     """Writes `out`, `data_path_of(out)` and `tokenizer_path_of(out)`."""
-    from executorch.exir import to_edge_transform_and_lower
-
     from .._progress import steps
-    from ..compiler.builder.deferred import external_data
-    from ..compiler.partitioner import MLXPartitioner
-    from ..compiler.shared_state import SharedState
 
     model_dir, out = Path(model_dir), Path(out)
     with steps(f"export {model_dir.name}", ["check", "torch.export", "lower", "serialize",
@@ -134,6 +129,13 @@ def export_program(
         tokenizer = model_dir / "tokenizer.json"
         if not tokenizer.is_file():
             raise FileNotFoundError(f"{tokenizer}: no tokenizer.json in the model directory")
+        # The exporter (10 s of imports) once the checkpoint has passed: a bad one is told at once.
+        from executorch.exir import to_edge_transform_and_lower
+
+        from ..compiler.builder.deferred import external_data
+        from ..compiler.partitioner import MLXPartitioner
+        from ..compiler.shared_state import SharedState
+
         model, loads = _meta_model(model_dir, c, DTYPES[dtype])
         quantizer = _quantizer(quantize, group_size, None) if quantize else None
         if quantizer:

@@ -20,7 +20,7 @@ import warnings
 import torch
 from torch import nn
 
-from .ops.quantized import GROUP_SIZES
+from ..formats.quantized import GROUP_SIZES
 
 SCHEMES = {f"int{bits}": getattr(torch, f"int{bits}") for bits in range(2, 9)}
 # The 3-D expert stacks of transformers' experts modules (integrations/moe.py).

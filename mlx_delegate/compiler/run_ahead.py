@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Iterable, Optional, Sequence
-
-from executorch.exir.backend.compile_spec_schema import CompileSpec
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 from .._logging import debug
 from ..formats.ir import schema as ir
+
+if TYPE_CHECKING:  # importing it imports exir (10 s): the LLM's command lines need only RunAhead
+    from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 COMPILE_SPEC = "run_ahead"
 
@@ -33,6 +34,8 @@ class RunAhead:
     advanced: tuple[str, ...] = ()
 
     def compile_spec(self) -> CompileSpec:
+        from executorch.exir.backend.compile_spec_schema import CompileSpec
+
         value = {"fed": dict(self.fed), "advanced": list(self.advanced)}
         return CompileSpec(COMPILE_SPEC, json.dumps(value).encode())
 

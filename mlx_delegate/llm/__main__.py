@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import _quiet
-from ..compiler.ops.quantized import GROUP_SIZES
+from ..formats.quantized import GROUP_SIZES
 from .model import KV_CACHE_BITS
 from .quantize import FORMATS
 

@@ -109,11 +109,7 @@ def export_program(
     `kv_cache`: "int8" or "int4" keeps the KV cache quantized (None: in `dtype`).
     `join_products=False`: products of one input stay apart (for benchmarks
     that measure what joining them gains, `MLXPartitioner`)."""
-    from executorch.exir import to_edge_transform_and_lower
-
     from .._progress import steps
-    from ..compiler.builder.deferred import external_data
-    from ..compiler.partitioner import MLXPartitioner
 
     return_freed_tensors()
     names = ["check", "quantize", "torch.export", "lower", "serialize", "write"]
@@ -124,6 +120,12 @@ def export_program(
     with steps(f"export {Path(model_dir).name}", names) as step:
         step("check")
         model, loads, inv_freq = checkpoint.build(model_dir, max_seq_len, DTYPES[dtype])
+        # The exporter (10 s of imports) once the checkpoint has passed: a bad one is told at once.
+        from executorch.exir import to_edge_transform_and_lower
+
+        from ..compiler.builder.deferred import external_data
+        from ..compiler.partitioner import MLXPartitioner
+
         sharding, config = None, model.c  # the whole model's: a rank's vocabulary may be a part
         if tp > 1:
             model, sharding = tensor_parallel.shard_model(model, tp, tp_vocab, tp_experts)

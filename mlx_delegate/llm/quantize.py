@@ -30,7 +30,7 @@ from typing import Optional
 import torch
 from torch import nn
 
-from ..compiler.ops.quantized import GROUP_SIZES
+from ..formats.quantized import GROUP_SIZES
 
 AFFINE = {f"int{bits}": getattr(torch, f"int{bits}") for bits in range(2, 9)}
 # The float formats' group sizes are fixed by the format.

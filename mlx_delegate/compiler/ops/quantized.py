@@ -81,6 +81,7 @@ from ..builder import (
 )
 from ..builder.registry import target_key
 from ...formats.ir import schema as ir
+from ...formats.quantized import BITS, GROUP_SIZES
 from .common import arg
 
 HANDLERS = HandlerRegistry()
@@ -90,10 +91,6 @@ DEQUANTIZE_INT4_TENSOR = "torchao::dequantize_int4_tensor"
 DEQUANTIZE_NVFP4 = "torchao::dequantize_nvfp4"
 DEQUANTIZE_MX = "torchao::dequantize_mx"
 DEQUANTIZE_MXFP4 = "mlx_delegate::dequantize_mxfp4"  # ours: mlx_delegate/compiler/quantize_mxfp4.py
-GROUP_SIZES = (32, 64, 128)  # MLX's affine group sizes
-# MLX's affine bit widths, less 1 bit: its CPU kernels take it, its CUDA
-# quantized_matmul not ("1-bit quantization is not supported", MLX 0.32.4 on an H100)
-BITS = (2, 3, 4, 5, 6, 8)
 WORD_BITS = 32
 HALF = (torch.bfloat16, torch.float16)
 FLOATS = (torch.float32, *HALF)
