@@ -50,7 +50,7 @@ sys.path.insert(0, str(REPO))
 
 from mlx_delegate.llm.config import DecoderConfig  # noqa: E402  (torch only)
 from mlx_delegate.llm.model import DecoderLM  # noqa: E402
-from mlx_delegate.llm.quantize import FLOAT_GROUPS, FORMATS  # noqa: E402
+from mlx_delegate.llm.quantize import FORMATS  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 
@@ -187,14 +187,15 @@ def xnnpack_step(model, quantize, group, max_seq_len: int, path: Path):
     return step
 
 
-def logit_difference(model, prompt: list[int], quantize: Optional[str]) -> float:
+def logit_difference(model, prompt: list[int]) -> float:
     """The largest difference between the prompt's last logits from `model`
     (torchao-quantized as ours, run eagerly) and from the same module lowered
     to our delegate whole (the logits, no sampler) and run on the CPU plugin."""
-    from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
+    from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
 
     from mlx_delegate.compiler.partitioner import MLXPartitioner
+    from mlx_delegate.llm.export import edge_config
 
     inputs = (torch.tensor([prompt]), torch.tensor([0]))
     with torch.no_grad():
@@ -205,7 +206,7 @@ def logit_difference(model, prompt: list[int], quantize: Optional[str]) -> float
     edge = to_edge_transform_and_lower(
         exported,
         partitioner=[MLXPartitioner(device="cpu")],
-        compile_config=EdgeCompileConfig(_check_ir_validity=quantize not in FLOAT_GROUPS),
+        compile_config=edge_config(),
     )
     program = Runtime.get().load_program(edge.to_executorch().buffer)
     (got,) = program.load_method("forward").execute(list(inputs))
@@ -296,7 +297,7 @@ def child_cpu(args) -> None:
         size = f"{(exported.size + exported.data_size) / 2**20:.1f} MiB .pte+.ptd"
         row = measure("ours", dtype, step, prompt, args.new_tokens, size)
         eager = load_module(checkpoint_dir, args.max_seq_len, base, quantize, args.group_size)
-        row.logit_difference = logit_difference(eager, prompt, quantize)
+        row.logit_difference = logit_difference(eager, prompt)
         written, whole = cache_traffic(model.c, args.max_seq_len, base)
         result["traffic"] = (dtype, written, whole, decode_peak_growth(step, prompt))
     elif system == "xnnpack":

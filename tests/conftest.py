@@ -1,11 +1,12 @@
 """pytest-xdist scheduling: the modules of an xdist_group.
 
 A module marked `pytestmark = pytest.mark.xdist_group("NAME")` (its tests share
-an expensive module fixture: the wheel build, the llm tests' export) is one work
-unit with the other modules of that name under `-n N`, with xdist's default
-`--dist load` too, where xdist itself ignores the mark: else each worker that
-gets one of its tests would run the fixture (two wheel builds at once). Every
-other test is a unit of its own. The node ids stay as they are (marking the
+an expensive module fixture: the wheel build, each quantization format's export)
+is one work unit with the other modules of that name under `-n N`, with xdist's
+default `--dist load` too, where xdist itself ignores the mark: else each worker
+that gets one of its tests would run the fixture (two wheel builds at once). Every
+other test is a unit of its own; a session fixture that several modules read is
+made once for all workers instead (made_once.py). The node ids stay as they are (marking the
 tests `xdist_group` would append `@group` to them under `--dist loadgroup`)."""
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from ..llm.export import (
     _write_atomically,
     _write_data,
     data_path_of,
+    edge_config,
     peak_memory,
 )
 from .model import (
@@ -155,7 +156,7 @@ def export_program(
                 programs,
                 partitioner=[MLXPartitioner(device=device, shared_state=shared)],
                 constant_methods=_metadata(c, tokens),
-                compile_config=_edge_config(quantizer),
+                compile_config=edge_config(),
             )
             delegates, outside = _methods_delegation(edge)
             step("serialize")
@@ -172,12 +173,6 @@ def export_program(
     return ExportResult(
         out, len(buffer), data_path, data_size, parameters, delegates, outside, peak_memory()
     )
-
-
-def _edge_config(quantizer):
-    from executorch.exir import EdgeCompileConfig
-
-    return EdgeCompileConfig(_check_ir_validity=not (quantizer and quantizer.has_float_format))
 
 
 def _meta_model(model_dir: Path, c: WhisperConfig, dtype: torch.dtype):

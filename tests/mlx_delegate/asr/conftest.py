@@ -7,27 +7,24 @@ the same paths at half the export time)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from made_once import made_once
 
 
 def _exported(tmp_path_factory, name: str, **build) -> tuple[Path, Path]:
     """(checkpoint directory, exported .pte), made by the first worker to ask."""
-    from filelock import FileLock
 
-    from mlx_delegate.asr import tiny
-    from mlx_delegate.asr.export import export_program
+    def make(directory: Path) -> None:
+        from mlx_delegate.asr import tiny
+        from mlx_delegate.asr.export import export_program
 
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if "PYTEST_XDIST_WORKER" in os.environ else base  # one per run
-    directory, pte = root / name, root / f"{name}.pte"
-    with FileLock(str(root / f"{name}.lock")):
-        if not pte.is_file():
-            tiny.build(directory, "tiny", **build)
-            export_program(directory, pte)
-    return directory, pte
+        tiny.build(directory, "tiny", **build)
+        export_program(directory, directory / "model.pte")
+
+    directory = made_once(tmp_path_factory, name, make)
+    return directory, directory / "model.pte"
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import torch
 from mlx_delegate.llm import checkpoint, tiny
 from mlx_delegate.llm.config import FAMILIES, UnsupportedCheckpoint
 
-pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.slow]
+pytestmark = pytest.mark.slow  # among the suites that take most of make test
 
 
 def _checkpoint(tmp_path, family):

@@ -123,10 +123,13 @@ def test_bf16_greedy_tokens_follow_our_module_run_eagerly_in_bf16(tmp_path):
     tie or lie one rounding apart (this model, seed 1: an exact tie at the 9th
     token, one step at the 3rd), so which of them is chosen depends on the
     order of the sums, while a routing or weight error moves logits by many
-    steps. Most choices are eager's own."""
+    steps. Most choices are eager's own. The rope frequencies stay float32, as
+    MLX's fused rope needs."""
     hf = tiny.write_checkpoint(tmp_path, "qwen3_moe", seed=1)
     result = _export(tmp_path, dtype="bf16")
     _assert_experts_read_in_place(result.path, "GatherMM", "b", _expert_layers(hf))
+    ops = [i.op for i in main_instructions(result.path.read_bytes())]
+    assert ops.count("Rope") == 2 * hf.config.num_hidden_layers and "Cos" not in ops
     eager = checkpoint.load(tmp_path, max_seq_len=48, dtype=torch.bfloat16)
     ours = _generated(result.path)
     tokens, pos, same = PROMPT, 0, 0

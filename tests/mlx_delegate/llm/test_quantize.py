@@ -9,6 +9,8 @@ margins of these tokens."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ import torch
 
 from mlx_delegate.tools.inspector import main_instructions
 from mlx_delegate.llm import checkpoint, tiny
-from mlx_delegate.llm.export import data_path_of, export_program
+from mlx_delegate.llm.export import data_path_of
 from mlx_delegate.llm.generate import Program, generate_ids
 from mlx_delegate.llm.quantize import FORMATS, quantize_weights
 
@@ -64,10 +66,18 @@ def _eager_tokens(model: torch.nn.Module) -> list[int]:
 
 
 def _export(llama: Path, pte: Path, fmt: str, embedding) -> tuple[Path, list]:
-    result = export_program(
-        llama, pte, quantize=fmt, quantize_embedding=embedding, max_seq_len=MAX_SEQ_LEN
-    )
-    assert result.delegates == 1 and not result.ops_outside, result.report()
+    """`python -m mlx_delegate.llm export --quantize FMT`, through its main in this
+    process (the group size its default, 32)."""
+    from mlx_delegate.llm.__main__ import main
+
+    args = ["export", "--model", str(llama), "--quantize", fmt, "-o", str(pte),
+            "--max-seq-len", str(MAX_SEQ_LEN)]  # fmt: skip
+    if embedding != "same":
+        args += ["--quantize-embedding", embedding or "none"]
+    report = io.StringIO()
+    with contextlib.redirect_stdout(report):
+        assert main(args) == 0
+    assert "1 MLX delegate(s)\n" in report.getvalue(), report.getvalue()
     program = Program(pte, device="cpu")
     return pte, list(generate_ids(program, PROMPT, TOKENS, stop_at_eos=False))
 
@@ -85,9 +95,12 @@ def test_each_format_generates_the_quantized_modules_tokens(llama, exported, fmt
     assert ours == _eager_tokens(eager)
 
 
-def test_fewer_bits_write_fewer_bytes(exported):
+def test_fewer_bits_write_fewer_bytes(llama, exported):
+    """int4 (4-bit values, a scale and a bias per 32) writes under 0.3 of the
+    float32 checkpoint's bytes."""
     sizes = {fmt: data_path_of(exported(fmt)[0]).stat().st_size for fmt in ("int2", "int4", "int8")}
     assert sizes["int2"] < sizes["int4"] < sizes["int8"], sizes
+    assert sizes["int4"] < 0.3 * (llama / "model.safetensors").stat().st_size
 
 
 @pytest.mark.parametrize("embedding", ["int8", None])
