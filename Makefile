@@ -24,9 +24,11 @@ $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
 	  > $(VENV)/build-requires.txt
-	$(PY) -m pip install --disable-pip-version-check -q -r $(VENV)/build-requires.txt
+	@# --no-compile: Python compiles a module when it is first imported; compiling every file
+	@# of torch, transformers and executorch at install took a minute and a quarter here.
+	$(PY) -m pip install --disable-pip-version-check -q --no-compile -r $(VENV)/build-requires.txt
 	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install --disable-pip-version-check -q \
-	  --no-build-isolation -e .
+	  --no-compile --no-build-isolation -e .
 	@# Only a speed-up (MLX's CPU JIT builds kernels 5x faster): set-up goes on without it.
 	$(PY) -m mlx_delegate precompile-jit || echo "set-up goes on without the precompiled header"
 	touch $@
