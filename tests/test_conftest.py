@@ -1,7 +1,7 @@
 """tests/conftest.py's xdist scheduling under `make test`'s `-n 2` (`--dist
 load`): the tests of modules marked with one xdist_group are one work unit
-(one worker runs their module fixtures: one wheel build, one llm export); a
-module without the mark is a unit a test."""
+(one worker runs their module fixtures: one wheel build, one export a
+quantization format); a module without the mark is a unit a test."""
 
 from __future__ import annotations
 
@@ -26,11 +26,13 @@ def test_an_xdist_group_module_is_one_unit_under_dist_load(pytestconfig, monkeyp
     wheel = "tests/runtime_cpp/test_wheel.py::"
     assert scope(wheel + "test_wheel_carries_the_runtime_and_codegen_data") == "wheel"
     assert scope(wheel + "test_installed_package_exports_and_runs_a_model") == "wheel"
-    llm = ["tests/mlx_delegate/llm/test_generate.py::test_bf16_keeps_rope_fused",
-           "tests/mlx_delegate/llm/test_export.py::test_a_missing_shard_is_named"]  # fmt: skip
-    assert {scope(nodeid) for nodeid in llm} == {"llm"}
-    alone = "tests/mlx_delegate/llm/test_moe.py::test_group_limited_routing_changes_the_choice"
-    assert scope(alone) == alone
+    quantize = ["tests/mlx_delegate/llm/test_quantize.py::test_fewer_bits_write_fewer_bytes",
+                "tests/mlx_delegate/llm/test_quantize.py::test_each_format_generates_the_"
+                "quantized_modules_tokens[int4]"]  # fmt: skip
+    assert {scope(nodeid) for nodeid in quantize} == {"quantize"}
+    for alone in ["tests/mlx_delegate/llm/test_moe.py::test_group_limited_routing_changes_the_choice",
+                  "tests/mlx_delegate/llm/test_generate.py::test_the_hot_path_is_fused"]:  # fmt: skip
+        assert scope(alone) == alone
     assert scope(wheel + "test_x@other") == "other"  # --dist loadgroup's suffix wins
 
 

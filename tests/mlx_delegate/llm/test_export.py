@@ -30,15 +30,14 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_export_holds_about_one_tensor_not_the_model(tmp_path):
-    """A 1 GB bf16 checkpoint of Llama-3.1-8B's widths (2 layers, a small
-    vocabulary, in 256 MB shards; its largest tensor 117 MB): the export's peak
-    is at most 1.5 times the weights it writes, and it grows less than half the
-    weights above a process that only imported the exporter, where one more
-    copy of the weights would grow it by more than all of them. (Two wide
-    layers, not eight of Llama-3.2-1B's: the same bytes in half the export's time.)"""
+    """A 1 GB bf16 checkpoint of Llama-3.2-1B's widths (8 layers, a small
+    vocabulary, in 256 MB shards): the export's peak is at most 1.5 times the
+    weights it writes, and it grows less than half the weights above a process
+    that only imported the exporter, where one more copy of the weights would
+    grow it by more than all of them."""
     directory = tmp_path / "checkpoint"
     tiny.write_shaped_checkpoint(
-        directory, "llama-8b", shard_bytes=256 << 20, num_hidden_layers=2, vocab_size=8192
+        directory, "llama-1b", shard_bytes=256 << 20, num_hidden_layers=8, vocab_size=8192
     )
     assert len(list(directory.glob("model-*.safetensors"))) > 1
     exported = _cli("export", "--model", str(directory), "--dtype", "bf16",
