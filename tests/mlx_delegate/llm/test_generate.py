@@ -34,6 +34,14 @@ def _cli(*args: str) -> str:
     return done.stdout
 
 
+def _in_process(llm_main, *args) -> str:
+    """The CLI's main in this process (conftest.py); test_greedy_cli_matches_transformers_generate
+    runs it as a process of its own."""
+    code, stdout, stderr = llm_main(*args)
+    assert code == 0 and stderr == "", stderr[-3000:]
+    return stdout
+
+
 def _generated_ids(stdout: str) -> list[int]:
     return [int(t) for t in re.search(r"^ids: (.*)$", stdout, re.M).group(1).split()]
 
@@ -108,7 +116,7 @@ def test_the_stream_holds_back_an_incomplete_character_until_the_end():
     assert out.getvalue() == decode(list(b"price ") + stream.ids) == "price 5\u20ac\ufffd"
 
 
-def test_cli_streams_the_decode_of_prompt_and_continuation(llama, tmp_path):
+def test_cli_streams_the_decode_of_prompt_and_continuation(llama, llm_main, tmp_path):
     """`generate` with a word-level tokenizer: the streamed text is the
     tokenizer's decode of the prompt and the generated ids, with the space
     between the prompt and the first new word."""
@@ -118,8 +126,8 @@ def test_cli_streams_the_decode_of_prompt_and_continuation(llama, tmp_path):
     words = [f"w{i}" for i in range(model.config.vocab_size)]
     words[0], words[3:6] = "[UNK]", ["the", "quick", "brown"]
     _word_level_tokenizer(words).save(str(tmp_path / "tokenizer.json"))
-    stdout = _cli(
-        "generate", str(pte), "--tokenizer", str(tmp_path), "--prompt", "the quick brown",
+    stdout = _in_process(
+        llm_main, "generate", pte, "--tokenizer", tmp_path, "--prompt", "the quick brown",
         "--max-new-tokens", "8", "--ids", "--device", "cpu",
     )  # fmt: skip
     text, _ = stdout.split("\nids: ", 1)
@@ -131,7 +139,7 @@ def test_cli_streams_the_decode_of_prompt_and_continuation(llama, tmp_path):
     assert text.startswith("the quick brown w")
 
 
-def test_ignore_eos_generates_past_an_end_of_sequence(llama):
+def test_ignore_eos_generates_past_an_end_of_sequence(llama, llm_main):
     """--ignore-eos (as mlxd-generate's): an end of sequence's id is printed and the
     generation goes on to --max-new-tokens."""
     from mlx_delegate.llm.generate import Program, generate_ids
@@ -150,9 +158,9 @@ def test_ignore_eos_generates_past_an_end_of_sequence(llama):
     else:
         pytest.fail("no seed drew an end of sequence")
     assert stopped[-1] == 2
-    stdout = _cli(
-        "generate", str(pte), "--tokenizer", str(directory), "--prompt", PROMPT,
-        "--max-new-tokens", str(new_tokens), "--temperature", "100", "--seed", str(seed),
+    stdout = _in_process(
+        llm_main, "generate", pte, "--tokenizer", directory, "--prompt", PROMPT,
+        "--max-new-tokens", new_tokens, "--temperature", "100", "--seed", seed,
         "--ids", "--ignore-eos", "--device", "cpu",
     )  # fmt: skip
     ids = _generated_ids(stdout)

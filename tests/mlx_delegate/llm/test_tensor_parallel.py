@@ -78,15 +78,17 @@ def _two_ranks(model, directory: Path, **options) -> tuple[Path, list[int]]:
     return two, one
 
 
-def test_two_ranks_of_the_tiny_llama_generate_one_ranks_tokens(tmp_path):
+def test_two_ranks_of_the_tiny_llama_generate_one_ranks_tokens(tmp_path, llm_main):
     """Through both generators; the program for two ranks refuses to run in
     a group of one."""
     model = tiny.write_checkpoint(tmp_path, "llama", seed=3)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
     two, one = _two_ranks(model, tmp_path)
-    alone = _generate(two, tmp_path)  # no --tp: a group of one
-    assert alone.returncode == 1
-    assert "is a program for 2 ranks, this process is one of 1: generate --tp 2" in alone.stderr
+    # No --tp, in this process: a group of one.
+    code, _, err = llm_main("generate", two, "--tokenizer", tmp_path, "--prompt", PROMPT,
+                            "--device", "cpu")  # fmt: skip
+    assert code == 1
+    assert "is a program for 2 ranks, this process is one of 1: generate --tp 2" in err, err
 
     prompt = _prompt_ids(tmp_path)
     cpp = _mlxd_generate(two, "--prompt-ids", " ".join(map(str, prompt)), "--tp", "2")
