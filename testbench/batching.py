@@ -57,7 +57,7 @@ Pair = tuple[OpTestCase, Config]
 
 # Larger batches save more export overhead, smaller ones lose less to a failure
 # and share out better between workers.
-DEFAULT_BATCH_SIZE = 24
+DEFAULT_BATCH_SIZE = 48
 
 
 def batch_size() -> int:

@@ -45,17 +45,18 @@ def llama(tmp_path_factory):
 
 
 @pytest.fixture
-def llm_main(capsys):
+def llm_main(capfd):
     """`python -m mlx_delegate.llm ARGS` through its main in this process:
-    (exit code, stdout, stderr). The bad-input tests run here, not in a process
+    (exit code, stdout, stderr), with what the processes it starts print (the
+    ranks of `generate --tp N`). The bad-input tests run here, not in a process
     of their own (5-9 s of imports each); the export's own process, its empty
     stderr, is the `llama` fixture's and test_generate's greedy test's."""
     from mlx_delegate.llm.__main__ import main
 
-    def run(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
+    def run(*args) -> tuple[int, str, str]:
+        capfd.readouterr()
         code = main([str(a) for a in args])
-        out, err = capsys.readouterr()
+        out, err = capfd.readouterr()
         return code, out, err
 
     return run

@@ -52,28 +52,27 @@ def _transformers_tokens(model, directory: Path) -> list[int]:
     return out[0, prompt.shape[1] :].tolist()
 
 
-def _generate(pte: Path, directory: Path, *options: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mlx_delegate.llm", "generate", str(pte), "--tokenizer",
-         str(directory), "--prompt", PROMPT, "--max-new-tokens", str(NEW_TOKENS), "--ids",
-         "--ignore-eos", "--device", "cpu", *options],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+def _generate(llm_main, pte: Path, directory: Path, *options: str) -> tuple[int, str, str]:
+    """`generate` through the CLI's main in this process (conftest.py), which with
+    --tp starts the ranks' processes."""
+    return llm_main("generate", pte, "--tokenizer", directory, "--prompt", PROMPT,
+                    "--max-new-tokens", NEW_TOKENS, "--ids", "--ignore-eos", "--device", "cpu",
+                    *options)  # fmt: skip
 
 
 def _ids(stdout: str) -> list[int]:
     return [int(t) for t in re.search(r"^ids: (.*)$", stdout, re.M).group(1).split()]
 
 
-def _two_ranks(model, directory: Path, **options) -> tuple[Path, list[int]]:
+def _two_ranks(model, directory: Path, llm_main, **options) -> tuple[Path, list[int]]:
     """The program for two ranks, its tokens checked: (its path, the tokens)."""
     one = _transformers_tokens(model, directory)
     two = _exported(directory, "two.pte", tp=2, **options)
     assert all(tensor_parallel.data_path(two, r, 2).is_file() for r in (0, 1))
-    done = _generate(two, directory, "--tp", "2")
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.count("ids:") == 1, done.stdout  # rank 0 alone prints
-    assert _ids(done.stdout) == one
+    code, out, err = _generate(llm_main, two, directory, "--tp", "2")
+    assert code == 0, err[-3000:]
+    assert out.count("ids:") == 1, out  # rank 0 alone prints
+    assert _ids(out) == one
     assert len(set(one)) > 5  # the tokens vary: a wrong sum would show
     return two, one
 
@@ -83,10 +82,8 @@ def test_two_ranks_of_the_tiny_llama_generate_one_ranks_tokens(tmp_path, llm_mai
     a group of one."""
     model = tiny.write_checkpoint(tmp_path, "llama", seed=3)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    two, one = _two_ranks(model, tmp_path)
-    # No --tp, in this process: a group of one.
-    code, _, err = llm_main("generate", two, "--tokenizer", tmp_path, "--prompt", PROMPT,
-                            "--device", "cpu")  # fmt: skip
+    two, one = _two_ranks(model, tmp_path, llm_main)
+    code, _, err = _generate(llm_main, two, tmp_path)  # no --tp: a group of one
     assert code == 1
     assert "is a program for 2 ranks, this process is one of 1: generate --tp 2" in err, err
 
@@ -117,7 +114,7 @@ def _mlxd_generate(pte: Path, *options: str) -> subprocess.CompletedProcess:
     [("qwen3_moe", "replicated", "spread"), ("deepseek_v3", "split", "hidden")],
 )
 def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(
-    tmp_path, family, vocab, experts
+    tmp_path, llm_main, family, vocab, experts
 ):
     """The router replicated (deepseek_v3's group-limited one too), the
     experts split as `experts` says (each expert's hidden units, or each
@@ -127,7 +124,7 @@ def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(
     latent projections replicated."""
     model = tiny.write_checkpoint(tmp_path, family, seed=1)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    _two_ranks(model, tmp_path, tp_vocab=vocab, tp_experts=experts)
+    _two_ranks(model, tmp_path, llm_main, tp_vocab=vocab, tp_experts=experts)
 
 
 def test_a_model_that_does_not_split_is_refused(tmp_path):
