@@ -10,6 +10,7 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -28,13 +29,23 @@ def _link(objects: list[Path], out: Path) -> subprocess.CompletedProcess:
 def _objects(runtime_build: Path, tmp_path: Path) -> list[Path]:
     folder = tmp_path / "objects"
     folder.mkdir()
-    archive = runtime_build / "libmlxd_mlx_common.a"
-    subprocess.run(["ar", "x", str(archive)], cwd=folder, check=True)
-    # The CPU plugin's own object (the MLX backend the op library calls back into)
-    # and the kernels it installs, an archive the linker takes as the plugin does.
-    backend = runtime_build / "CMakeFiles" / "mlxd_impl_cpu_objects.dir" / "src" / "plugin"
+    archive = str(runtime_build / "libmlxd_mlx_common.a")
+    # Members may share a name (each target's unity batches are unity_0_cxx.cxx.o...):
+    # each taken by its count among its namesakes (ar's N), under a name of its own.
+    members = subprocess.run(["ar", "t", archive], capture_output=True, text=True, check=True)
+    seen: Counter = Counter()
+    for name in members.stdout.split():
+        seen[name] += 1
+        subprocess.run(["ar", "xN", str(seen[name]), archive, name], cwd=folder, check=True)
+        (folder / name).rename(folder / f"{seen[name]}-{name}")
+    # The CPU plugin's own objects (the MLX backend the op library calls back into), as
+    # CMake links the plugin (unity batches, or one a file), and the kernels it installs,
+    # an archive the linker takes as the plugin does.
+    link = (runtime_build / "CMakeFiles" / "mlxd_impl_cpu.dir" / "link.txt").read_text()
+    backend = [runtime_build / word for word in link.split() if word.endswith(".o")]
+    assert backend, link
     kernels = runtime_build / "libmlxd_cpu_kernels_portable.a"
-    return sorted(folder.glob("*.o")) + [backend / "mlx_backend.cpp.o", kernels]
+    return sorted(folder.glob("*.o")) + backend + [kernels]
 
 
 def _defines(obj: Path, symbol: str) -> bool:
