@@ -1,10 +1,10 @@
 """Tensor parallelism over processes (mlx_delegate/llm/tensor_parallel.py,
-launch.py): `export --tp 2` run by `generate --tp 2` as two local processes on
-MLX's ring backend gives the greedy tokens of one rank (transformers' generate,
-which the one-rank program's equal: test_generate.py, test_moe.py) in fp32, for
-the tiny llama (its vocabulary split over the ranks) and a tiny mixture of
-experts (its vocabulary on every rank); a program for two ranks refuses to run
-alone; a rank that dies ends the other.
+launch.py): `export --tp 2` run as two local processes on MLX's ring backend
+gives the greedy tokens of one rank (transformers' generate, which the one-rank
+program's equal: test_generate.py, test_moe.py) in fp32, for the tiny llama (its
+vocabulary split over the ranks; run by `generate --tp 2` and by `mlxd-generate
+--tp 2`) and tiny mixtures of experts (by `mlxd-generate --tp 2`); a program for
+two ranks refuses to run alone; a rank that dies ends the other.
 
 Each test writes its own checkpoint, so xdist spreads the exports."""
 
@@ -64,17 +64,37 @@ def _ids(stdout: str) -> list[int]:
     return [int(t) for t in re.search(r"^ids: (.*)$", stdout, re.M).group(1).split()]
 
 
-def _two_ranks(model, directory: Path, llm_main, **options) -> tuple[Path, list[int]]:
-    """The program for two ranks, its tokens checked: (its path, the tokens)."""
+def _two_ranks(model, directory: Path, generate, **options) -> tuple[Path, list[int]]:
+    """The program for two ranks and its tokens, which `generate` (the program, the
+    checkpoint -> what rank 0 printed) gives and which are checked: (its path, the tokens)."""
     one = _transformers_tokens(model, directory)
     two = _exported(directory, "two.pte", tp=2, **options)
     assert all(tensor_parallel.data_path(two, r, 2).is_file() for r in (0, 1))
-    code, out, err = _generate(llm_main, two, directory, "--tp", "2")
-    assert code == 0, err[-3000:]
+    out = generate(two, directory)
     assert out.count("ids:") == 1, out  # rank 0 alone prints
     assert _ids(out) == one
     assert len(set(one)) > 5  # the tokens vary: a wrong sum would show
     return two, one
+
+
+def _python_ranks(llm_main):
+    """`generate --tp 2`: the CLI starts the two ranks' processes."""
+
+    def generate(two: Path, directory: Path) -> str:
+        code, out, err = _generate(llm_main, two, directory, "--tp", "2")
+        assert code == 0, err[-3000:]
+        return out
+
+    return generate
+
+
+def _cpp_ranks(two: Path, directory: Path) -> str:
+    """`mlxd-generate --tp 2`: two C++ processes, no Python in them (nor its 5-10 s of
+    imports a rank)."""
+    prompt = " ".join(map(str, _prompt_ids(directory)))
+    done = _mlxd_generate(two, "--prompt-ids", prompt, "--tp", "2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
 
 
 def test_two_ranks_of_the_tiny_llama_generate_one_ranks_tokens(tmp_path, llm_main):
@@ -82,16 +102,14 @@ def test_two_ranks_of_the_tiny_llama_generate_one_ranks_tokens(tmp_path, llm_mai
     a group of one."""
     model = tiny.write_checkpoint(tmp_path, "llama", seed=3)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    two, one = _two_ranks(model, tmp_path, llm_main)
+    two, one = _two_ranks(model, tmp_path, _python_ranks(llm_main))
     code, _, err = _generate(llm_main, two, tmp_path)  # no --tp: a group of one
     assert code == 1
     assert "is a program for 2 ranks, this process is one of 1: generate --tp 2" in err, err
 
-    prompt = _prompt_ids(tmp_path)
-    cpp = _mlxd_generate(two, "--prompt-ids", " ".join(map(str, prompt)), "--tp", "2")
-    assert cpp.returncode == 0, cpp.stderr[-3000:]
-    assert cpp.stdout.count("ids:") == 1, cpp.stdout
-    assert _ids(cpp.stdout) == one
+    cpp = _cpp_ranks(two, tmp_path)
+    assert cpp.count("ids:") == 1, cpp
+    assert _ids(cpp) == one
     cpp_alone = _mlxd_generate(two, "--prompt-ids", "1 2")
     assert cpp_alone.returncode == 1
     assert "is a program for 2 ranks, this process is one of 1: mlxd-generate --tp 2" in (
@@ -114,17 +132,18 @@ def _mlxd_generate(pte: Path, *options: str) -> subprocess.CompletedProcess:
     [("qwen3_moe", "replicated", "spread"), ("deepseek_v3", "split", "hidden")],
 )
 def test_two_ranks_of_a_tiny_mixture_of_experts_generate_one_ranks_tokens(
-    tmp_path, llm_main, family, vocab, experts
+    tmp_path, family, vocab, experts
 ):
     """The router replicated (deepseek_v3's group-limited one too), the
     experts split as `experts` says (each expert's hidden units, or each
     rank half the experts whole), the embedding and LM head as `vocab` says;
     deepseek_v3's latent attention split by heads (its query and key-value
     expansions' rows, the output's columns, the cache of its heads), the
-    latent projections replicated."""
+    latent projections replicated. Run by the C++ generator: the llama's test
+    runs the CLI's ranks, which run the same program the same way."""
     model = tiny.write_checkpoint(tmp_path, family, seed=1)
     tiny.write_tokenizer(tmp_path, model.config.vocab_size)
-    _two_ranks(model, tmp_path, llm_main, tp_vocab=vocab, tp_experts=experts)
+    _two_ranks(model, tmp_path, _cpp_ranks, tp_vocab=vocab, tp_experts=experts)
 
 
 def test_a_model_that_does_not_split_is_refused(tmp_path):
