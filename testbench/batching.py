@@ -1,17 +1,19 @@
 """Batched op tests: several configurations share one exported program.
 
 Exporting and lowering dominate an op test, and most of that is a fixed cost
-per program. So the configurations that have static shapes, expect one
-delegate and allow nothing outside it (`batchable`) are packed (`plan`) into
-one module that takes all their inputs and returns all their outputs; the
-batch is exported, lowered and run once, and each configuration's outputs are
-compared with its own eager outputs, with its own case's tolerances.
+per program. So the configurations that expect one delegate and allow nothing
+outside it (`batchable`) are packed (`plan`) into one module that takes all
+their inputs and returns all their outputs; the batch is exported, lowered and
+run once, and each configuration's outputs are compared with its own eager
+outputs, with its own case's tolerances.
 
 A configuration passes in a batch only where the batch shows what running it
 alone (`run_config`) would:
 
 - its model, inputs and eager outputs are made as alone (`prepare`: the RNG
   seeded before its model is built, inputs from its own seed);
+- its dynamic dims are its own, as alone (`_batch_dims`: each configuration's
+  Dims renamed, so that two configurations' "batch" are two symbols);
 - its ops were lowered as they would be alone: a program-level decision of
   the partitioner (`ops_to_not_decompose` keeps an op whole for the whole
   program) that the batch took differently from a plain program moves every
@@ -33,12 +35,14 @@ batch in halves, each retried as a batch, down to configurations alone.
 from __future__ import annotations
 
 import functools
+import inspect
 import operator
 import os
 import re
 from typing import Any, Optional, Sequence
 
 import torch
+from torch.export import Dim
 
 from mlx_delegate._logging import debug
 from .cases import all_cases
@@ -65,10 +69,9 @@ def batch_size() -> int:
 
 
 def batchable(config: Config) -> bool:
-    """Static shapes, one delegate and nothing outside it: the configurations
-    whose checks a batch can make (dynamic dims would be shared between
-    configurations; several delegates or a fallback are per-program facts)."""
-    return config.dynamic_shapes is None and config.delegates == 1 and not config.fallback
+    """One delegate and nothing outside it: the configurations whose checks a
+    batch can make (several delegates or a fallback are per-program facts)."""
+    return config.delegates == 1 and not config.fallback
 
 
 def all_pairs() -> list[Pair]:
@@ -154,7 +157,9 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
 
     module = _Batch([p[1] for p in prepared], [len(p[2]) for p in prepared]).eval()
     args = tuple(x for p in prepared for x in p[2])
-    exported = torch.export.export(module, args)
+    dims = [d for j, p in enumerate(prepared) for d in _batch_dims(members[p[0]][1], p[1], p[2], j)]
+    dynamic = (tuple(dims),) if any(d is not None for d in dims) else None  # forward(*args)
+    exported = torch.export.export(module, args, dynamic_shapes=dynamic)
     recorder = _recorder_class()(device, len(prepared))
     (checks,) = {config.edge_checks for _, config in members}  # plan() batches them apart
     edge = to_edge_transform_and_lower(
@@ -222,6 +227,29 @@ def _attempt(members: list[Pair], device: str, execute: bool) -> tuple[list[int]
             ", ".join(_name(members[prepared[j][0]]) for j in alone),
         )
     return [p[0] for j, p in enumerate(prepared) if j not in alone], []
+
+
+def _batch_dims(config: Config, model: torch.nn.Module, inputs: tuple, position: int) -> list:
+    """Each input's dynamic dims ({axis: Dim} or None), in input order, as the
+    configuration gives them to export alone, every Dim renamed for its batch
+    position: shared Dims (op_spec's BATCH, SEQ...) would make one symbol of
+    two configurations' dims, and a conflict of their sizes."""
+    spec = config.dynamic_shapes
+    if spec is None:
+        return [None] * len(inputs)
+    parameters = list(inspect.signature(model.forward).parameters.values())
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        spec = spec[0]  # forward(*args): its one argument is the tuple of inputs
+    elif isinstance(spec, dict):
+        spec = [spec.get(p.name) for p in parameters[: len(inputs)]]
+    renamed: dict = {}
+
+    def rename(dim):
+        if dim.__name__ not in renamed:
+            renamed[dim.__name__] = Dim(f"{dim.__name__}_{position}", min=dim.min, max=dim.max)
+        return renamed[dim.__name__]
+
+    return [None if axes is None else {a: rename(d) for a, d in axes.items()} for axes in spec]
 
 
 class _Batch(torch.nn.Module):
