@@ -95,8 +95,10 @@ def test_a_missing_shard_is_named(llm_main, tmp_path):
 
 def test_a_tensor_of_the_wrong_shape_is_named(llama, llm_main, tmp_path):
     directory = _copy(llama, tmp_path, lambda c: c.update(intermediate_size=96))
-    _refused(llm_main, directory, tmp_path, r"tensor for layers.0.mlp.\w+.weight has shape \(\d+, \d+\), "
-             r"the config says \(\d+, \d+\)")  # fmt: skip
+    message = (
+        r"tensor for layers.0.mlp.\w+.weight has shape \(\d+, \d+\), the config says \(\d+, \d+\)"
+    )
+    _refused(llm_main, directory, tmp_path, message)
 
 
 def test_a_truncated_safetensors_file_is_named(llama, llm_main, tmp_path):
