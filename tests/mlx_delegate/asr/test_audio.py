@@ -17,6 +17,10 @@ import pytest
 from mlx_delegate.asr import audio
 from mlx_delegate.asr.__main__ import main
 
+# One worker runs this module and test_transcribe.py, which share the whisper fixture
+# (conftest.py): the other worker does not wait for its export.
+pytestmark = pytest.mark.xdist_group("asr")
+
 
 def wav_bytes(payload: bytes, channels: int, rate: int, bits: int, tag: int = 1) -> bytes:
     block = channels * bits // 8

@@ -21,7 +21,9 @@ import torch
 from mlx_delegate.asr import audio
 from mlx_delegate.asr.__main__ import main
 
-pytestmark = pytest.mark.slow  # among the suites that take most of make test
+# One worker runs this module and test_audio.py, which share the whisper fixture
+# (conftest.py): the other worker does not wait for its export.
+pytestmark = [pytest.mark.xdist_group("asr"), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[3]
 NEW_TOKENS = 24

@@ -14,7 +14,9 @@ import torch
 
 from mlx_delegate.llm import checkpoint, tiny
 
-pytestmark = pytest.mark.slow  # among the suites that take most of make test
+# One worker runs this module and test_generate.py, which share the llama fixture
+# (conftest.py): the other worker does not wait for its export.
+pytestmark = [pytest.mark.xdist_group("llama"), pytest.mark.slow]
 
 IMPORTS = (
     "import resource, transformers, executorch.exir, mlx_delegate.compiler.partitioner, "

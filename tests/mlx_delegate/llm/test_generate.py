@@ -16,7 +16,9 @@ import torch
 
 from mlx_delegate.tools.inspector import main_instructions
 
-pytestmark = pytest.mark.slow  # among the suites that take most of make test
+# One worker runs this module and test_export.py, which share the llama fixture
+# (conftest.py): the other worker does not wait for its export.
+pytestmark = [pytest.mark.xdist_group("llama"), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[3]
 PROMPT = "the quick brown fox"
