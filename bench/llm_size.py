@@ -33,6 +33,7 @@ equal our bf16 row's, from the first, and the KV cache's size at 8192 tokens.
 from __future__ import annotations
 
 import argparse
+import collections
 import gzip
 import hashlib
 import json
@@ -41,6 +42,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -220,39 +222,59 @@ def split(args, directory: Path, work: Path, checkpoint: Path, prompt: list[int]
     left of the device's work after it. mlx-lm's model in a loop that waits for each token before it
     builds the next step (as ours does) against mlx-lm's own pipelined loop,
     which builds step n+1 while the device runs step n: the difference is what
-    overlapping the host's work with the device's is worth."""
+    overlapping the host's work with the device's is worth. "ahead" splits
+    into building the graph and starting it (MLX's encoding and launching of
+    its kernels). Then the primitives a decode step computes, each system's
+    (the arrays of its graph that MLX evaluates: a kernel each, or a view)."""
     print(f"\nA decode step, ms (mean of the last {SPLIT_TOKENS - 1} of {SPLIT_TOKENS}):\n")
     print(
-        "| system | dtype | graph built | next built ahead | evaluated | copied out | rest | step |"
+        "| system | dtype | graph built | next ahead | of which built | of which started "
+        "| evaluated | copied out | rest | step |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    censuses = []
     for dtype in args.dtypes:
         pte = work / f"{dtype}.pte"
         if pte.is_file():
-            _split_ours(args, pte, prompt, dtype)
+            censuses.append(("ours", dtype, _split_ours(args, pte, prompt, dtype)))
         command = _child("mlx_lm_split", args, checkpoint, dtype, prompt)
         result = subprocess.run(command, capture_output=True, text=True)
-        print(result.stdout.strip() if result.returncode == 0 else result.stderr[-2000:])
+        if result.returncode != 0:
+            print(result.stderr[-2000:])
+            continue
+        rows, census = result.stdout.strip().split("\ncensus: ")
+        print(rows)
+        censuses.append(("mlx-lm", dtype, census))
+    print("\nThe primitives of a decode step:\n\n| system | dtype | primitives |\n|---|---|---|")
+    for system, dtype, census in censuses:
+        print(f"| {system} | {dtype} | {census} |")
 
 
-def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> None:
+def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> str:
+    """Prints ours's row; returns the census of a decode step's graph."""
     command = _ours(args, pte, prompt)
     command[command.index("--max-new-tokens") + 1] = str(SPLIT_TOKENS)
     env = {**os.environ, "MLX_DELEGATE_LOG": "debug"}
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         print(f"ours {dtype} failed:\n{result.stderr[-2000:]}")
-        return
+        return "failed"
     calls = re.findall(
         r"execute: graph built in ([\d.]+) ms(?: \(by the last call\))?, the next call's ahead "
-        r"in ([\d.]+) ms, evaluated in ([\d.]+) ms, outputs copied in ([\d.]+) ms",
+        r"in ([\d.]+) ms \(built ([\d.]+), started ([\d.]+)\), evaluated in ([\d.]+) ms, "
+        r"outputs copied in ([\d.]+) ms",
         result.stderr,
     )
     steps = [tuple(map(float, c)) for c in calls[-(SPLIT_TOKENS - 1) :]]  # the timed decode
     mean = [sum(column) / len(steps) for column in zip(*steps)]
     step = 1e3 / _mlxd_generate_numbers(result.stdout)["decode"]
-    cells = " | ".join(f"{v:.3f}" for v in (*mean, step - sum(mean), step))
+    parts = mean[0] + mean[1] + mean[4] + mean[5]  # built, ahead, evaluated, copied out
+    cells = " | ".join(f"{v:.3f}" for v in (*mean, step - parts, step))
     print(f"| ours | {dtype} | {cells} |")
+    census = re.search(r"a call built ahead: (.*)", result.stderr) or re.search(
+        r"a call built in place: (.*)", result.stderr
+    )
+    return census[1] if census else "not reported"
 
 
 def child_mlx_lm_split(args) -> None:
@@ -279,16 +301,33 @@ def child_mlx_lm_split(args) -> None:
     steps = generate_step(prompt, model, max_tokens=SPLIT_TOKENS)
     stamps = [clock() for _ in steps]
     pipelined = (stamps[-1] - stamps[0]) / (len(stamps) - 1) * 1e3
-    print(f"| mlx-lm, waiting each step | {args.child_dtype} | {built / n * 1e3:.3f} | - | "
+    print(f"| mlx-lm, waiting each step | {args.child_dtype} | {built / n * 1e3:.3f} | - | - | - | "
           f"{evaluated / n * 1e3:.3f} | - | - | {waited:.3f} |")  # fmt: skip
-    print(f"| mlx-lm, pipelined | {args.child_dtype} | - | - | - | - | - | {pipelined:.3f} |")
+    print(f"| mlx-lm, pipelined | {args.child_dtype} | - | - | - | - | - | - | - "
+          f"| {pipelined:.3f} |")  # fmt: skip
     logits = mx.random.normal((1, model.args.vocab_size))
     mx.eval(logits)
     start = clock()
     for _ in range(20):
         mx.eval(mx.sort(mx.softmax(logits, axis=-1), axis=-1))
-    print(f"| a sort of the vocabulary ({model.args.vocab_size}) | - | - | - | "
+    print(f"| a sort of the vocabulary ({model.args.vocab_size}) | - | - | - | - | - | "
           f"{(clock() - start) / 20 * 1e3:.3f} | - | - | - |")  # fmt: skip
+    step = mx.argmax(model(token[None], cache=cache)[:, -1], axis=-1)  # built, not evaluated
+    buffers = [a for c in cache for a in c.state if isinstance(a, mx.array)]  # and the offsets
+    print("census:", dot_census(mx, [step, *buffers]))
+
+
+def dot_census(mx, arrays) -> str:
+    """The primitives MLX would evaluate for `arrays`, most first, as the
+    plugin's debug report gives ours (mx.export_to_dot's graph: a rectangle a
+    primitive; the weights and other computed arrays have none)."""
+    with tempfile.TemporaryDirectory() as directory:  # it writes to a path or a real file
+        path = Path(directory) / "step.dot"
+        mx.export_to_dot(str(path), *arrays)
+        dot = path.read_text()
+    counts = collections.Counter(re.findall(r'\[label ="(\w+)", shape=rectangle\]', dot))
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return f"{sum(counts.values())} primitives: " + " ".join(f"{k} {v}" for k, v in ranked)
 
 
 def _measure(system: str, dtype: str, command: list[str], parse=None, env=None) -> dict:

@@ -11,7 +11,10 @@
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <variant>
+
+#include <mlx/primitives.h>
 
 #include "mlxd_log.h"
 #include "compiled_chains.h"
@@ -106,6 +109,37 @@ bool is_shared_state(const std::string& name) {
   return name.compare(0, kSharedStatePrefix.size(), kSharedStatePrefix) == 0;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double milliseconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// The arrays a call's graph will compute, by primitive, most first: what MLX
+// encodes (or, for views, walks) for each call. Arrays already computed (the
+// weights, an input on the host) are not counted.
+std::string graph_census(const std::vector<mx::array>& outputs) {
+  std::unordered_set<std::uintptr_t> seen;
+  std::map<std::string, int> counts;
+  std::vector<mx::array> todo(outputs.begin(), outputs.end());
+  int total = 0;
+  while (!todo.empty()) {
+    mx::array a = std::move(todo.back());
+    todo.pop_back();
+    if (!seen.insert(a.id()).second || !a.has_primitive() || a.is_available()) continue;
+    for (const auto& s : a.siblings()) seen.insert(s.id());  // one primitive, several outputs
+    ++total;
+    ++counts[a.primitive().name()];
+    for (const auto& in : a.inputs()) todo.push_back(in);
+  }
+  std::vector<std::pair<int, std::string>> sorted;
+  for (const auto& [name, n] : counts) sorted.emplace_back(-n, name);
+  std::sort(sorted.begin(), sorted.end());
+  std::string text = std::to_string(total) + " primitives:";
+  for (const auto& [n, name] : sorted) text += " " + name + " " + std::to_string(-n);
+  return text;
+}
+
 class MlxProgram final : public ProgramHandle {
  public:
   MlxProgram(std::string backend, DeviceSpace space, int device_index)
@@ -157,6 +191,12 @@ class MlxProgram final : public ProgramHandle {
   std::vector<mx::array> to_eval_;              // reused by every call
   std::optional<RunAheadPlan> run_ahead_plan_;  // the program's RunAhead, when it has one
   std::optional<Prediction> next_;              // the call after the last, as predicted
+  // At debug level the first call built in place and the first built ahead
+  // report their graphs' primitives (graph_census).
+  bool census_in_place_ = false, census_ahead_ = false;
+  // How long the last run_ahead took to build the next call's graph, and to
+  // start it (mx::async_eval: MLX's encoding and launching of its kernels).
+  double ahead_built_ms_ = 0, ahead_started_ms_ = 0;
   std::mutex mu_;
 };
 
@@ -529,9 +569,8 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   // At debug level each call reports where its time went: building MLX's
   // graph on the host (the interpreter, compiled chains' calls), evaluating it
   // (the device's kernels, and the host waiting for them) and copying out.
-  using clock = std::chrono::steady_clock;
   bool timed = log::enabled(log::Level::debug);
-  auto start = clock::now();
+  auto start = Clock::now();
   bool predicted = next_ && next_->matches(inputs);
   std::vector<std::optional<mx::array>> results;
   bool started = predicted && !next_->started.empty();
@@ -543,9 +582,18 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
     state_.reset();
     for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
     results = build_call();
+    if (timed && !census_in_place_) {
+      census_in_place_ = true;
+      std::vector<mx::array> arrays;
+      for (const auto& r : results) {
+        if (r) arrays.push_back(*r);
+      }
+      append_buffers(arrays);
+      log::write(log::Level::debug, backend_ + ": a call built in place: " + graph_census(arrays));
+    }
   }
   next_.reset();
-  auto built = clock::now();
+  auto built = Clock::now();
   // A call that came as predicted predicts the next one: start it now, so
   // that building its graph overlaps this call's work on the device.
   bool ahead = run_ahead_plan_ && predicted;
@@ -557,7 +605,7 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
     }
     run_ahead(inputs, results);
   }
-  auto built_ahead = clock::now();
+  auto built_ahead = Clock::now();
   to_eval_.clear();
   for (const auto& r : results) {
     if (r) to_eval_.push_back(*r);
@@ -566,7 +614,7 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   // state's buffers are already the next call's.
   if (!ahead) append_buffers(to_eval_);
   mx::eval(to_eval_);
-  auto evaluated = clock::now();
+  auto evaluated = Clock::now();
   to_eval_.clear();
   for (size_t i = 0; i < outputs.size(); ++i) {
     write_output(graph_.output_map[i], results[i], outputs[i], i);
@@ -579,15 +627,14 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   if (next_) next_->take_outputs(outputs);
   state_.reset();  // drop per-call arrays now (a started call holds its own)
   if (timed) {
-    auto ms = [](clock::time_point a, clock::time_point b) {
-      return std::chrono::duration<double, std::milli>(b - a).count();
-    };
-    char line[240];
+    char line[320];
     std::snprintf(line, sizeof line,
-                  "execute: graph built in %.3f ms%s, the next call's ahead in %.3f ms, "
-                  "evaluated in %.3f ms, outputs copied in %.3f ms",
-                  ms(start, built), started ? " (by the last call)" : "", ms(built, built_ahead),
-                  ms(built_ahead, evaluated), ms(evaluated, clock::now()));
+                  "execute: graph built in %.3f ms%s, the next call's ahead in %.3f ms "
+                  "(built %.3f, started %.3f), evaluated in %.3f ms, outputs copied in %.3f ms",
+                  milliseconds(start, built), started ? " (by the last call)" : "",
+                  milliseconds(built, built_ahead), ahead ? ahead_built_ms_ : 0.0,
+                  ahead ? ahead_started_ms_ : 0.0, milliseconds(built_ahead, evaluated),
+                  milliseconds(evaluated, Clock::now()));
     log::write(log::Level::debug, backend_ + ": " + line);
   }
 }
@@ -648,9 +695,20 @@ void MlxProgram::run_ahead(const std::vector<TensorView>& inputs,
     for (const auto& [input, array] : next_->fed_arrays()) {
       state_.set_tensor(Tid{graph_.input_map[input].idx}, array);
     }
+    auto begin = Clock::now();
     std::vector<mx::array> started;
     for (auto& r : build_call()) started.push_back(*r);
+    auto built = Clock::now();
+    if (!census_ahead_ && log::enabled(log::Level::debug)) {
+      census_ahead_ = true;
+      std::vector<mx::array> arrays = started;
+      append_buffers(arrays);
+      log::write(log::Level::debug, backend_ + ": a call built ahead: " + graph_census(arrays));
+    }
+    auto starting = Clock::now();
     start_call(started);
+    ahead_built_ms_ = milliseconds(begin, built);
+    ahead_started_ms_ = milliseconds(starting, Clock::now());
     next_->started = std::move(started);
   } catch (const std::exception& e) {
     log::write(log::Level::debug,
