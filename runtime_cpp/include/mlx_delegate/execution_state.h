@@ -69,6 +69,12 @@ class ExecutionState {
   // The storage of a mutable buffer slot, a cell other programs may hold too.
   using BufferCell = std::shared_ptr<std::optional<mlx::core::array>>;
   void share_mutable_buffer(Tid t, BufferCell cell);
+  // A 2-D constant's transpose, made on its first use and evaluated (a view:
+  // no copy). A call's graph then reads it as a computed array, where a
+  // Transpose of the weight would be one more primitive that every call
+  // rebuilds and MLX evaluates (65 of a 1B model's decode step). Throws
+  // ExecutionError for a slot that is not a 2-D constant.
+  const mlx::core::array& transposed_constant(Tid t, mlx::core::StreamOrDevice s);
 
   // Value slots.
   const Value& value(Vid v) const;
@@ -110,6 +116,7 @@ class ExecutionState {
   uint32_t first_temp_ = 0;
   uint32_t num_tensors_ = 0;
   std::vector<std::optional<mlx::core::array>> constants_;
+  std::vector<std::optional<mlx::core::array>> transposed_constants_;  // made on first use
   std::vector<BufferCell> mutable_buffers_;
   std::vector<std::optional<mlx::core::array>> tensors_;  // inputs, outputs, temps
   std::vector<Value> values_;

@@ -44,7 +44,9 @@ void exec_linear(const LinearNode& n, ExecutionState& st, StreamOrDevice s) {
     }
   }
   bool widen = widens_on_cpu(x, s) && same_types;
-  mx::array wt = mx::transpose(widened(w, widen, s), {1, 0}, s);
+  mx::array wt = !widen && st.slot_class(n.weight) == SlotClass::constant
+                     ? st.transposed_constant(n.weight, s)
+                     : mx::transpose(widened(w, widen, s), {1, 0}, s);
   mx::array xw = widened(x, widen, s);
   mx::array y = n.bias ? mx::addmm(widened(st.tensor(*n.bias), widen, s), xw, wt, 1.0f, 1.0f, s)
                        : mx::matmul(xw, wt, s);

@@ -44,6 +44,7 @@ void ExecutionState::bind(const MLXGraph& p) {
   first_temp_ = first_mutable_ + p.num_mutable_buffer_tensors;
   num_tensors_ = static_cast<uint32_t>(total);
   constants_.assign(num_constants_, std::nullopt);
+  transposed_constants_.assign(num_constants_, std::nullopt);
   mutable_buffers_.clear();
   for (uint32_t i = 0; i < p.num_mutable_buffer_tensors; ++i) {
     mutable_buffers_.push_back(std::make_shared<std::optional<mx::array>>());
@@ -129,6 +130,24 @@ void ExecutionState::set_constant(Tid t, mx::array a) {
     throw LoadError(describe(t) + " is not a constant slot");
   }
   constants_[t.idx] = std::move(a);
+  transposed_constants_[t.idx].reset();
+}
+
+const mx::array& ExecutionState::transposed_constant(Tid t, mx::StreamOrDevice s) {
+  if (slot_class(t) != SlotClass::constant) {
+    throw ExecutionError(describe(t) + " is not a constant slot");
+  }
+  std::optional<mx::array>& transposed = transposed_constants_[t.idx];
+  if (!transposed) {
+    const mx::array& a = tensor(t);
+    if (a.ndim() != 2) throw ExecutionError(describe(t) + " is not 2-D");
+    // Evaluated here, also while MLX traces a compiled segment: made of a
+    // constant, it is no tracer, and the trace keeps it as a constant.
+    mx::array view = mx::transpose(a, {1, 0}, s);
+    view.eval();
+    transposed = std::move(view);
+  }
+  return *transposed;
 }
 
 void ExecutionState::set_mutable_buffer(Tid t, mx::array a) {

@@ -227,10 +227,15 @@ def test_mlxd_generate_matches_transformers_generate(llama):
 def test_decode_steps_run_ahead_and_give_the_same_tokens(llama):
     """Each greedy decode step is started by the one before it (schema:
     RunAhead), with the tokens of steps that are not; sampling (a new random
-    number a step) is never predicted, so nothing is started in vain."""
+    number a step) is never predicted, so nothing is started in vain. The debug
+    report counts a decode step's primitives: the products read their weights
+    transposed once at load, so a step's only Transposes are the attention's
+    (queries, keys and values into heads, and back: four a layer)."""
     build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", ROOT / "build" / "runtime"))
     directory, _, pte = llama
     prompt = " ".join(map(str, _prompt_ids(directory)))
+
+    logs = []  # each generation's debug report
 
     def generate(*args: str, **env: str) -> tuple[list[int], int]:
         """The ids, and how many calls the call before had started."""
@@ -240,9 +245,14 @@ def test_decode_steps_run_ahead_and_give_the_same_tokens(llama):
             capture_output=True, text=True, env={**os.environ, "MLX_DELEGATE_LOG": "debug", **env},
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-3000:]
+        logs.append(done.stderr)
         return _generated_ids(done.stdout), done.stderr.count("(by the last call)")
 
     ids, started = generate()
+    census = re.search(r"a call built ahead: (\d+) primitives: (.*)", logs[0])
+    counts = dict(re.findall(r"(\w+) (\d+)", census[2]))
+    assert int(counts["Matmul"]) == 4 * llama[1].config.num_hidden_layers + 1  # and the LM head
+    assert int(counts["Transpose"]) == 4 * llama[1].config.num_hidden_layers
     # The prompt's call and the first decode step's are not predicted by a call
     # that came as predicted; the 14 after them are.
     assert started == 14
