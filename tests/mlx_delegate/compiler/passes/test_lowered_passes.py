@@ -102,6 +102,57 @@ def test_collapse_views_transposes_compose():
     assert listing(program) == "out0 = SinNode(x=in0)"
 
 
+def test_collapse_views_a_transpose_that_moves_only_a_new_axis():
+    """Rows made columns and transposed back into rows of one (bmm's form of a
+    batch of matrix-vector products): one ExpandDims where the axis ends up."""
+    before, after = before_and_after(
+        collapse_views, Fn(lambda x: x.reshape(6, 4).unsqueeze(-1).transpose(1, 2).sin()), X
+    )
+    assert before.splitlines()[1:3] == [
+        "t1 = ExpandDimsNode(x=t0, axes=[2])",
+        "t2 = TransposeNode(x=t1, perm=[0, 2, 1])",
+    ]
+    assert after.splitlines()[1] == "t2 = ExpandDimsNode(x=t0, axes=[1])"
+    assert "Transpose" not in after
+
+
+def test_collapse_views_a_select_of_a_transposed_axis():
+    """x.transpose(1, 2)[..., 0] is x[:, 0]; a transpose that also reorders the
+    axes the Select leaves stays."""
+    _, after = before_and_after(collapse_views, Fn(lambda x: x.transpose(1, 2)[..., 0].sin()), X)
+    assert after == "t1 = SelectNode(x=in0, axis=1, index=0)\nout0 = SinNode(x=t1)"
+    before, after = before_and_after(
+        collapse_views, Fn(lambda x: x.permute(2, 0, 1)[..., 0].sin()), X
+    )
+    assert after == before
+
+
+def test_collapsed_views_compute_what_they_did():
+    """Through the delegate, on the CPU plugin: the collapsed forms, with no
+    Transpose left, give the eager results."""
+    import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
+    from executorch.exir import to_edge_transform_and_lower
+    from executorch.runtime import Runtime
+
+    from mlx_delegate.compiler.partitioner import MLXPartitioner
+    from mlx_delegate.tools.inspector import main_instructions
+
+    def f(x):
+        columns = x.reshape(6, 4).unsqueeze(-1).transpose(1, 2)  # (6, 1, 4)
+        rows = columns.sin().transpose(1, 2)[..., 0].reshape(2, 3, 4)
+        return rows + x.transpose(1, 2)[..., 1][:, None, :]  # x[:, 1] broadcast over axis 1
+
+    module = Fn(f)
+    program = to_edge_transform_and_lower(
+        torch.export.export(module, (X,)), partitioner=[MLXPartitioner()]
+    ).to_executorch()
+    ops = [str(i).split("(")[0] for i in main_instructions(program.buffer)]
+    assert "Transpose" not in ops, ops
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    (out,) = method.execute([X])
+    torch.testing.assert_close(out, module(X))
+
+
 def test_collapse_casts_through_a_widening():
     before, after = before_and_after(collapse_casts, Fn(lambda x: x.half().float().double()), X)
     assert before == "\n".join(
