@@ -177,6 +177,7 @@ class MlxProgram final : public ProgramHandle {
                     size_t position);
   std::vector<std::optional<mx::array>> build_call();
   void append_buffers(std::vector<mx::array>& arrays) const;
+  void report_graph(bool& reported, const char* how, std::vector<mx::array> outputs);
   void start_call(std::vector<mx::array> arrays);
   void run_ahead(const std::vector<TensorView>& inputs,
                  const std::vector<std::optional<mx::array>>& results);
@@ -583,13 +584,11 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
     for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
     results = build_call();
     if (timed && !census_in_place_) {
-      census_in_place_ = true;
       std::vector<mx::array> arrays;
       for (const auto& r : results) {
         if (r) arrays.push_back(*r);
       }
-      append_buffers(arrays);
-      log::write(log::Level::debug, backend_ + ": a call built in place: " + graph_census(arrays));
+      report_graph(census_in_place_, "in place", std::move(arrays));
     }
   }
   next_.reset();
@@ -663,6 +662,14 @@ void MlxProgram::append_buffers(std::vector<mx::array>& arrays) const {
   }
 }
 
+// The debug report of a call's graph, `outputs` and the state's buffers, once
+// (`reported`): "a call built in place: 450 primitives: QuantizedMatmul 65 ...".
+void MlxProgram::report_graph(bool& reported, const char* how, std::vector<mx::array> outputs) {
+  reported = true;
+  append_buffers(outputs);
+  log::write(log::Level::debug, backend_ + ": a call built " + how + ": " + graph_census(outputs));
+}
+
 // Starts evaluating `arrays` and the state's buffers on the device, returning at once.
 void MlxProgram::start_call(std::vector<mx::array> arrays) {
   append_buffers(arrays);
@@ -700,10 +707,7 @@ void MlxProgram::run_ahead(const std::vector<TensorView>& inputs,
     for (auto& r : build_call()) started.push_back(*r);
     auto built = Clock::now();
     if (!census_ahead_ && log::enabled(log::Level::debug)) {
-      census_ahead_ = true;
-      std::vector<mx::array> arrays = started;
-      append_buffers(arrays);
-      log::write(log::Level::debug, backend_ + ": a call built ahead: " + graph_census(arrays));
+      report_graph(census_ahead_, "ahead", started);
     }
     auto starting = Clock::now();
     start_call(started);
