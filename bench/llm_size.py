@@ -251,7 +251,7 @@ def split(args, directory: Path, work: Path, checkpoint: Path, prompt: list[int]
 
 
 def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> str:
-    """Prints ours's row; returns the census of a decode step's graph."""
+    """Prints our row; returns the primitives of a decode step's graph."""
     command = _ours(args, pte, prompt)
     command[command.index("--max-new-tokens") + 1] = str(SPLIT_TOKENS)
     env = {**os.environ, "MLX_DELEGATE_LOG": "debug"}
@@ -313,7 +313,8 @@ def child_mlx_lm_split(args) -> None:
     print(f"| a sort of the vocabulary ({model.args.vocab_size}) | - | - | - | - | - | "
           f"{(clock() - start) / 20 * 1e3:.3f} | - | - | - |")  # fmt: skip
     step = mx.argmax(model(token[None], cache=cache)[:, -1], axis=-1)  # built, not evaluated
-    buffers = [a for c in cache for a in c.state if isinstance(a, mx.array)]  # and the offsets
+    # the caches' buffers (a cache's state also holds its offset, an int)
+    buffers = [a for c in cache for a in c.state if isinstance(a, mx.array)]
     print("census:", dot_census(mx, [step, *buffers]))
 
 
