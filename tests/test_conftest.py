@@ -30,8 +30,15 @@ def test_an_xdist_group_module_is_one_unit_under_dist_load(pytestconfig, monkeyp
                 "tests/mlx_delegate/llm/test_quantize.py::test_each_format_generates_the_"
                 "quantized_modules_tokens[int4]"]  # fmt: skip
     assert {scope(nodeid) for nodeid in quantize} == {"quantize"}
+    # modules that share a made-once fixture, one group of modules each
+    llama = ["tests/mlx_delegate/llm/test_generate.py::test_the_hot_path_is_fused",
+             "tests/mlx_delegate/llm/test_export.py::test_a_missing_shard_is_named"]  # fmt: skip
+    assert {scope(nodeid) for nodeid in llama} == {"llama"}
+    whisper = ["tests/mlx_delegate/asr/test_audio.py::test_not_a_program",
+               "tests/mlx_delegate/asr/test_transcribe.py::test_cli_ids_equal_transformers"]  # fmt: skip
+    assert {scope(nodeid) for nodeid in whisper} == {"asr"}
     for alone in ["tests/mlx_delegate/llm/test_moe.py::test_group_limited_routing_changes_the_choice",
-                  "tests/mlx_delegate/llm/test_generate.py::test_the_hot_path_is_fused"]:  # fmt: skip
+                  "tests/mlx_delegate/llm/test_model.py::test_unknown_family_is_refused"]:  # fmt: skip
         assert scope(alone) == alone
     assert scope(wheel + "test_x@other") == "other"  # --dist loadgroup's suffix wins
 
