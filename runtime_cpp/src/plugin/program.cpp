@@ -681,6 +681,7 @@ void MlxProgram::start_call(std::vector<mx::array> arrays) {
 // built (past the end of an LLM's cache) leaves next_ empty or not started.
 void MlxProgram::run_ahead(const std::vector<TensorView>& inputs,
                            const std::vector<std::optional<mx::array>>& results) {
+  ahead_built_ms_ = ahead_started_ms_ = 0;  // a call not started reports none, not the last's
   try {
     next_ = Prediction::after(*run_ahead_plan_, inputs, results);
     if (!next_) return;
