@@ -9,8 +9,9 @@ using namespace mlxd::ops;
 
 namespace {
 
-// MLX indexes the batch with unsigned 32-bit indices; expert ids arrive as
-// int64 from PyTorch (never negative: they come out of a top-k).
+// MLX indexes the batch with unsigned 32-bit indices. Expert ids come out of a
+// top-k (never negative): as MLX's own uint32 positions where the compiler
+// skipped PyTorch's int64 cast (passes/lowered/casts.py), else as int64.
 std::optional<mx::array> gather_indices(const std::optional<Tid>& tid, ExecutionState& st,
                                         StreamOrDevice s) {
   if (!tid) return std::nullopt;

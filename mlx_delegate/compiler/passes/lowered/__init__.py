@@ -2,7 +2,7 @@
 the builder between lowering and numbering. Each pass rewrites the program in
 place and keeps its meaning; `DEFAULT_PASSES` is the order the compiler uses."""
 
-from .casts import collapse_casts
+from .casts import collapse_casts, skip_index_casts
 from .cse import eliminate_common_subexpressions
 from .dead_code import remove_dead_code
 from .join_products import join_sibling_products
@@ -18,6 +18,7 @@ from .views import collapse_views
 DEFAULT_PASSES = (
     collapse_views,
     collapse_casts,
+    skip_index_casts,
     remove_noops,
     eliminate_common_subexpressions,
     join_sibling_products,
@@ -33,5 +34,6 @@ __all__ = [
     "join_sibling_products",
     "remove_dead_code",
     "remove_noops",
+    "skip_index_casts",
     "write_buffers_in_place",
 ]

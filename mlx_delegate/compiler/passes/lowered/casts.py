@@ -1,26 +1,112 @@
-"""Dtype-conversion collapsing: a cast of a cast converts the original operand
-directly when the intermediate dtype holds every value of the operand's dtype
-exactly (a widening), so the result cannot change."""
+"""Dtype conversions that change no value:
+
+- `collapse_casts`: a cast of a cast converts the original operand directly
+  when the intermediate dtype holds every value of the operand's dtype exactly
+  (a widening), so the result cannot change; a widening of a Full is a Full
+  made in the wider dtype;
+- `skip_index_casts`: an integer widening read only as indices (PyTorch's
+  int64 top-k and sort positions, which MLX makes as 32-bit) is not made: the
+  indices are the same numbers in either dtype. Each cast is a kernel of every
+  step, and MLX's gathered products cast int64 indices to uint32 again."""
 
 from __future__ import annotations
 
 import torch
 
-from ....formats.ir import schema as ir
-from .dataflow import Dataflow
+from ....formats.ir import inspector, schema as ir
+from .dataflow import Dataflow, forward, reads
 
 
 def collapse_casts(lowered) -> None:
     flow = Dataflow.of(lowered.instructions)
     producer = {}
-    for node in lowered.instructions:
+    for index, node in enumerate(lowered.instructions):
+        if isinstance(node, ir.FullNode) and flow.is_single_temp(node.out):
+            producer[node.out] = node
         if not isinstance(node, ir.AsTypeNode):
             continue
         inner = producer.get(node.x)
-        if inner is not None and flow.is_stable(inner.x) and widens(inner.x.dtype, inner.out.dtype):
+        if isinstance(inner, ir.FullNode):
+            if widens(inner.out.dtype, node.out.dtype) and all(map(flow.is_stable, reads(inner))):
+                # made in the wider dtype: a Full is a constant, its cast a kernel
+                lowered.instructions[index] = node = _full_as(inner, node)
+        elif (
+            inner is not None and flow.is_stable(inner.x) and widens(inner.x.dtype, inner.out.dtype)
+        ):
             node.x = inner.x
         if flow.is_single_temp(node.out):
             producer[node.out] = node
+
+
+def _full_as(full, cast):
+    """`full`'s values, made directly as `cast`'s result."""
+    return ir.FullNode(out=cast.out, shape=full.shape, value=full.value, dtype=cast.dtype)
+
+
+# Nodes that pass an integer tensor on unchanged but for its shape.
+_INDEX_VIEWS = (
+    ir.ReshapeNode,
+    ir.ExpandDimsNode,
+    ir.SqueezeNode,
+    ir.SelectNode,
+    ir.SliceNode,
+    ir.TransposeNode,
+    ir.BroadcastToNode,
+)
+
+
+def skip_index_casts(lowered) -> None:
+    flow = Dataflow.of(lowered.instructions)
+    skipped: dict = {}
+    for node in lowered.instructions:
+        if not isinstance(node, ir.AsTypeNode) or not _is_integer_widening(node):
+            continue
+        if not (flow.is_single_temp(node.out) and flow.is_stable(node.x)):
+            continue
+        views = _index_views(lowered.instructions, flow, node.out)
+        if views is None:
+            continue
+        for view in views:  # they now pass the narrower integers on
+            view.out.dtype = node.x.dtype
+        skipped[node.out] = node.x
+    forward(lowered, skipped)
+
+
+def _is_integer_widening(node) -> bool:
+    source, target = node.x.dtype, node.out.dtype
+    integer = lambda d: not d.is_floating_point and not d.is_complex and d != torch.bool  # noqa
+    return integer(source) and integer(target) and widens(source, target)
+
+
+def _index_views(instructions: list, flow: Dataflow, slot) -> list | None:
+    """The views between `slot` and its readers when every reader reads it
+    (or a view of it) as indices alone, else None."""
+    views = []
+    for index in flow.readers.get(slot, ()):
+        reader = instructions[index]
+        if isinstance(reader, _INDEX_VIEWS) and flow.is_single_temp(reader.out):
+            below = _index_views(instructions, flow, reader.out)
+            if below is None:
+                return None
+            views += [reader, *below]
+        elif not _reads_as_indices_only(reader, slot):
+            return None
+    return views
+
+
+def _reads_as_indices_only(node, slot) -> bool:
+    """Whether every field of `node` that holds `slot` is an index operand
+    (the schema's `indices`, `lhs_indices`, `rhs_indices`)."""
+    holding = [
+        f.name
+        for f in inspector.OPS_BY_TABLE[type(node).__name__].fields
+        if f.role == "input" and _holds(getattr(node, f.name), slot)
+    ]
+    return bool(holding) and all(name.endswith("indices") for name in holding)
+
+
+def _holds(value, slot) -> bool:
+    return value is slot or (isinstance(value, list) and any(v is slot for v in value))
 
 
 def widens(source: torch.dtype, target: torch.dtype) -> bool:

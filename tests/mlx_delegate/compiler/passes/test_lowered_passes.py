@@ -16,10 +16,12 @@ from mlx_delegate.compiler.passes.lowered import (
     join_sibling_products,
     remove_dead_code,
     remove_noops,
+    skip_index_casts,
     write_buffers_in_place,
 )
 from mlx_delegate.compiler.passes.lowered.casts import widens
 from mlx_delegate.compiler.passes.lowered.listing import listing
+from mlx_delegate.formats.ir import schema as ir
 from testbench.op_cases_nn import with_stats
 from testbench.op_cases_quant import quantized
 
@@ -127,9 +129,9 @@ def test_collapse_views_a_select_of_a_transposed_axis():
     assert after == before
 
 
-def test_collapsed_views_compute_what_they_did():
-    """Through the delegate, on the CPU plugin: the collapsed forms, with no
-    Transpose left, give the eager results."""
+def delegated(module: torch.nn.Module, *args) -> tuple[list[str], list]:
+    """The op names of the delegate's main chain, and its outputs, run on the
+    CPU plugin through ExecuTorch."""
     import mlx_delegate.runtime  # noqa: F401  (registers the runtime backend)
     from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
@@ -137,19 +139,26 @@ def test_collapsed_views_compute_what_they_did():
     from mlx_delegate.compiler.partitioner import MLXPartitioner
     from mlx_delegate.tools.inspector import main_instructions
 
+    program = to_edge_transform_and_lower(
+        torch.export.export(module, args), partitioner=[MLXPartitioner()]
+    ).to_executorch()
+    ops = [str(i).split("(")[0] for i in main_instructions(program.buffer)]
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    return ops, method.execute(list(args))
+
+
+def test_collapsed_views_compute_what_they_did():
+    """Through the delegate, on the CPU plugin: the collapsed forms, with no
+    Transpose left, give the eager results."""
+
     def f(x):
         columns = x.reshape(6, 4).unsqueeze(-1).transpose(1, 2)  # (6, 1, 4)
         rows = columns.sin().transpose(1, 2)[..., 0].reshape(2, 3, 4)
         return rows + x.transpose(1, 2)[..., 1][:, None, :]  # x[:, 1] broadcast over axis 1
 
     module = Fn(f)
-    program = to_edge_transform_and_lower(
-        torch.export.export(module, (X,)), partitioner=[MLXPartitioner()]
-    ).to_executorch()
-    ops = [str(i).split("(")[0] for i in main_instructions(program.buffer)]
+    ops, (out,) = delegated(module, X)
     assert "Transpose" not in ops, ops
-    method = Runtime.get().load_program(program.buffer).load_method("forward")
-    (out,) = method.execute([X])
     torch.testing.assert_close(out, module(X))
 
 
@@ -170,6 +179,66 @@ def test_collapse_casts_keeps_a_narrowing():
     assert before.splitlines()[0] == "t0 = AsTypeNode(x=in0, dtype=Float64)"
     # float32 -> float64 is exact, so it goes; float16 rounds, so that step stays
     assert after == "t1 = AsTypeNode(x=in0, dtype=Float16)\nout0 = AsTypeNode(x=t1, dtype=Float32)"
+
+
+def test_collapse_casts_makes_a_widened_full_in_its_dtype():
+    """A Full is a constant to MLX; its cast would be a kernel. A narrowing
+    (which could wrap the value) stays."""
+    xi = torch.arange(6).reshape(2, 3)
+    before, after = before_and_after(
+        collapse_casts, Fn(lambda x: x + torch.full((), 3, dtype=torch.int32).long()), xi
+    )
+    assert before.splitlines()[:2] == [
+        "t0 = FullNode(shape=[], value=3.0, dtype=Int32)",
+        "t1 = AsTypeNode(x=t0, dtype=Int64)",
+    ]
+    assert after == "t1 = FullNode(shape=[], value=3.0, dtype=Int64)\nout0 = AddNode(a=in0, b=t1)"
+    narrowing = Fn(lambda x: x + torch.full((), 3, dtype=torch.int64).int())
+    before, after = before_and_after(collapse_casts, narrowing, xi.int())
+    assert after == before
+
+
+def test_skip_index_casts_through_views():
+    """PyTorch's int64 sort positions, read through a Select and a Reshape as
+    indices alone: MLX's 32-bit positions are read instead, and the views pass
+    them on in their dtype."""
+    program = lowered(Fn(lambda x: x[:, x.argsort(dim=1)[0].reshape(-1)]), torch.randn(2, 5))
+    before = listing(program)
+    assert "t1 = AsTypeNode(x=t0, dtype=Int64)" in before
+    skip_index_casts(program)
+    remove_dead_code(program)
+    assert listing(program).splitlines()[1:] == [
+        "t2 = SelectNode(x=t0, axis=0, index=0)",
+        "t3 = ReshapeNode(x=t2, shape=[-1])",
+        "out0 = TakeNode(x=in0, indices=t3, axis=1)",
+    ]
+    views = [node for node in program.instructions if not isinstance(node, ir.TakeNode)][1:]
+    assert [node.out.dtype for node in views] == [torch.int32, torch.int32]
+
+
+def test_skip_index_casts_keeps_a_cast_also_read_as_values():
+    def chosen(x):
+        ids = x.topk(2, dim=1).indices
+        return torch.gather(x, 1, ids), ids + 1
+
+    before, after = before_and_after(skip_index_casts, Fn(chosen), torch.randn(2, 5))
+    assert "AsTypeNode(x=t1, dtype=Int64)" in before
+    assert after == before
+
+
+def test_skipped_index_casts_compute_what_they_did():
+    """A mixture of experts' routing (top-k, the chosen scores, the chosen
+    experts' rows) through the delegate, with no cast left."""
+
+    def route(scores, table):
+        ids = scores.topk(2, dim=-1).indices
+        rows = table[ids.reshape(-1)].reshape(3, 2, -1)
+        return (rows * torch.gather(scores, -1, ids)[..., None]).sum(1)
+
+    module, args = Fn(route), (torch.randn(3, 6), torch.randn(6, 4))
+    ops, (out,) = delegated(module, *args)
+    assert "AsType" not in ops, ops
+    torch.testing.assert_close(out, module(*args))
 
 
 @pytest.mark.parametrize(
