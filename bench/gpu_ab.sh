@@ -6,7 +6,7 @@
 #   bash bench/gpu_ab.sh OLD_TREE ROUNDS NAME=A.pte.gz,B.pte.gz ...
 # OLD_TREE holds an earlier checkout's runtime_cpp/, generated/ and pyproject.toml (copy them
 # into an ignored folder such as .gpu/old and carry it); A runs on its build, B on this
-# checkout's. Each program's weights are its .ptd.gz beside it, as bench/llm_size.py --prepare
+# checkout's. OLD_TREE "." compares two programs on this checkout's one build. Each program's weights are its .ptd.gz beside it, as bench/llm_size.py --prepare
 # writes them. Each round runs A then B (a 512-token prompt, 256 new tokens, greedy, one
 # warm-up generation), and the table gives each round's decode tok/s and B over A's medians.
 set -euo pipefail
@@ -16,8 +16,12 @@ old=$1 rounds=$2
 shift 2
 mkdir -p "$OUT"
 source bench/gpu_build.sh
-(cd "$old" && gpu_build /tmp/ab-old "$OUT" mlx_delegate mlxd-generate mlx-cuda)
 gpu_build /tmp/mlxd-build "$OUT" mlx_delegate mlxd-generate mlx-cuda
+old_build=/tmp/mlxd-build
+if [[ "$old" != "." ]]; then
+  old_build=/tmp/ab-old
+  (cd "$old" && gpu_build "$old_build" "$OUT" mlx_delegate mlxd-generate mlx-cuda)
+fi
 prompt=$(python3 -c "print(' '.join(str((7 * i + 3) % 512) for i in range(512)))")
 unpack() {  # DIR/NAME.pte.gz -> /tmp/ab/TAG.pte (and its .ptd)
   python3 - "$1" "$2" <<'EOF'
@@ -53,7 +57,7 @@ for spec in "$@"; do
   unpack "${pair#*,}" "$name-b"
   a=() b=()
   for r in $(seq "$rounds"); do
-    a+=("$(decode /tmp/ab-old "/tmp/ab/$name-a.pte")")
+    a+=("$(decode "$old_build" "/tmp/ab/$name-a.pte")")
     b+=("$(decode /tmp/mlxd-build "/tmp/ab/$name-b.pte")")
     echo "| $name | $r | ${a[-1]} | ${b[-1]} |"
   done

@@ -172,7 +172,7 @@ def build(directory: Path, max_seq_len: int, dtype: torch.dtype = torch.float32)
     if config.tie_embeddings or "lm_head.weight" not in loads:
         loads["lm_head.weight"] = loads["embed.weight"]
     _check_shapes(checkpoint, model, loads)
-    # each to the dtype the model holds it in (the router stays float32: model.Router)
+    # each to the dtype the model holds it in (a float32_routing router: float32)
     dtypes = {name: p.dtype for name, p in model.named_parameters(remove_duplicate=False)}
     loads = {name: _converted(load, dtypes[name]) for name, load in loads.items()}
     return model, loads, inv_freq

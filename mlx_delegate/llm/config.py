@@ -40,6 +40,10 @@ class MoEConfig:
     groups: int
     top_groups: int
     score_correction: bool  # a learned bias added to the scores for the choice alone
+    # The router's product and the weighted sum of the experts' outputs in float32
+    # (deepseek_v3), or in the model's dtype with only the scores in float32
+    # (qwen3_moe, mixtral), each as its family's transformers module computes them.
+    float32_routing: bool
     shared_intermediate_size: int  # an MLP every token goes through too; 0: none
     sparse_layers: tuple[bool, ...]  # per layer: experts (True) or the dense MLP
 
@@ -186,7 +190,7 @@ def _moe(hf) -> MoEConfig:
         return MoEConfig(
             **common, expert_intermediate_size=hf.intermediate_size, scoring="softmax",
             normalize_top_k=True, routed_scaling=1.0, groups=1, top_groups=1,
-            score_correction=False, shared_intermediate_size=0,
+            score_correction=False, float32_routing=False, shared_intermediate_size=0,
             sparse_layers=(True,) * hf.num_hidden_layers,
         )  # fmt: skip
     if family == "qwen3_moe":
@@ -195,15 +199,15 @@ def _moe(hf) -> MoEConfig:
         return MoEConfig(
             **common, expert_intermediate_size=hf.moe_intermediate_size, scoring="softmax",
             normalize_top_k=bool(hf.norm_topk_prob), routed_scaling=1.0, groups=1,
-            top_groups=1, score_correction=False, shared_intermediate_size=0,
-            sparse_layers=tuple(i not in dense and (i + 1) % step == 0 for i in layers),
+            top_groups=1, score_correction=False, float32_routing=False,
+            shared_intermediate_size=0, sparse_layers=tuple(i not in dense and (i + 1) % step == 0 for i in layers),
         )  # fmt: skip
     _check_deepseek_routing(hf)
     return MoEConfig(
         **common, expert_intermediate_size=hf.moe_intermediate_size, scoring="sigmoid",
         normalize_top_k=bool(hf.norm_topk_prob), routed_scaling=float(hf.routed_scaling_factor),
         groups=hf.n_group or 1, top_groups=hf.topk_group or hf.n_group or 1,
-        score_correction=True,
+        score_correction=True, float32_routing=True,
         shared_intermediate_size=hf.moe_intermediate_size * (hf.n_shared_experts or 0),
         sparse_layers=tuple(i >= (hf.first_k_dense_replace or 0) for i in layers),
     )  # fmt: skip

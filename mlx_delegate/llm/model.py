@@ -291,11 +291,14 @@ class LatentAttention(CachedAttention):
 
 
 class Router(nn.Module):
-    """Each token's top-k experts and their weights. Kept and computed in
-    float32 whatever the model's dtype (as DeepSeek's router is; a choice
-    between experts should not turn on a bfloat16 rounding), and left out of
-    weight quantization (not an nn.Linear): it is experts x hidden values a
-    layer."""
+    """Each token's top-k experts and their weights. The scores are computed in
+    float32 whatever the model's dtype (a choice between experts should not turn
+    on a bfloat16 rounding). With `float32_routing` (DeepSeek's router) the
+    weight is kept in float32 and the product made in it, and the weights stay
+    float32; otherwise (qwen3_moe, mixtral) the product is in the model's dtype
+    and the weights return to it, as their transformers modules compute them
+    (each cast is a kernel of every decode step). Left out of weight
+    quantization (not an nn.Linear): it is experts x hidden values a layer."""
 
     def __init__(self, c: DecoderConfig):
         super().__init__()
@@ -305,9 +308,10 @@ class Router(nn.Module):
             self.correction_bias = nn.Parameter(torch.zeros(m.num_experts))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """x (T, hidden) -> expert ids (T, top_k) int64, weights (T, top_k) float32."""
+        """x (T, hidden) -> expert ids (T, top_k) int64, weights (T, top_k) float32
+        (`float32_routing`) or in x's dtype."""
         m = self.m
-        logits = F.linear(x.float(), self.weight)
+        logits = F.linear(x.float() if m.float32_routing else x, self.weight).float()
         scores = logits.softmax(dim=-1) if m.scoring == "softmax" else logits.sigmoid()
         choice = scores + self.correction_bias if m.score_correction else scores
         if m.top_groups < m.groups:
@@ -319,7 +323,7 @@ class Router(nn.Module):
             weights = weights / (weights.sum(dim=-1, keepdim=True) + 1e-20)
         if m.routed_scaling != 1.0:
             weights = weights * m.routed_scaling
-        return ids, weights
+        return ids, weights if m.float32_routing else weights.to(x.dtype)
 
     def _within_best_groups(self, choice: torch.Tensor) -> torch.Tensor:
         """`choice` with the experts outside each token's `top_groups` best
@@ -332,8 +336,10 @@ class Router(nn.Module):
         return grouped.masked_fill(~kept[..., None], float("-inf")).view(tokens, m.num_experts)
 
     def _apply(self, fn, recurse=True):
-        """`.to(dtype)` leaves the router in float32 (see the class)."""
+        """`.to(dtype)` leaves a `float32_routing` router in float32."""
         super()._apply(fn, recurse)
+        if not self.m.float32_routing:
+            return self
         for param in self._parameters.values():
             if param.dtype != torch.float32:
                 param.data = param.data.float()
@@ -375,7 +381,7 @@ class Experts(nn.Module):
         half = gate_up.shape[-1] // 2
         hidden = _activate(self.activation, gate_up[:, :half]) * gate_up[:, half:]
         out = torch.bmm(self.down_proj[pairs], hidden[..., None])[..., 0]
-        weighted = out.view(tokens, top_k, -1) * weights[..., None]  # summed in float32
+        weighted = out.view(tokens, top_k, -1) * weights[..., None]  # in the weights' dtype
         return weighted.sum(dim=1).to(x.dtype)
 
 
