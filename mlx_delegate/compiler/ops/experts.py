@@ -35,7 +35,8 @@ from torch.fx import Node
 
 from ..builder import Emitter, HandlerRegistry, PatternMatch, TensorSlot, Unsupported
 from ...formats.ir import schema as ir
-from .common import calls
+from .common import calls, same_size
+from .nn import CLONES
 from .quantized import _cast_result, _compute_result, affine_weight, compute_dtype, repacked
 
 HANDLERS = HandlerRegistry()
@@ -96,6 +97,75 @@ def gathered_experts_matmul(node: Node) -> Optional[PatternMatch]:
     return None
 
 
+def _token_rows(activations: Node, ids: Node) -> Optional[tuple[Node, Node]]:
+    """(x, choice) when the right operand of bmm(W[ids], y) is each token's row
+    once per chosen expert, as `Experts.forward` (mlx_delegate/llm/model.py)
+    makes it: y = x[:, None].expand(T, k, D).reshape(T * k, D)[..., None], with
+    ids = choice.reshape(-1), x (T, D) and choice (T, k). The product then reads
+    x in place, broadcast over the k experts by the gathered product itself,
+    instead of a copy of the row per (token, expert) pair."""
+    if not (calls(activations, "aten::unsqueeze_copy") and activations.args[1] in (2, -1)):
+        return None
+    rows = activations.args[0]
+    if not calls(rows, "aten::view_copy", "aten::_unsafe_view"):
+        return None
+    expanded = rows.args[0]
+    if calls(expanded, *CLONES):
+        expanded = expanded.args[0]
+    if not calls(expanded, "aten::expand_copy"):
+        return None
+    unsqueezed = expanded.args[0]
+    if not (calls(unsqueezed, "aten::unsqueeze_copy") and unsqueezed.args[1] in (1, -2)):
+        return None
+    if not calls(ids, "aten::view_copy", "aten::_unsafe_view"):
+        return None
+    x, choice = unsqueezed.args[0], ids.args[0]
+    x_val, choice_val = x.meta.get("val"), choice.meta.get("val")
+    if not isinstance(x_val, torch.Tensor) or not isinstance(choice_val, torch.Tensor):
+        return None
+    if x_val.dim() != 2 or choice_val.dim() != 2:
+        return None
+    shape = expanded.meta["val"].shape
+    if not all(same_size(a, b) for a, b in zip(shape, (*choice_val.shape, x_val.shape[1]))):
+        return None
+    return x, choice
+
+
+def _left_rows(
+    b: Emitter, activations: Node, ids: Node, dtype: torch.dtype
+) -> tuple[TensorSlot, TensorSlot]:
+    """The left operand and the expert ids of bmm(W[ids], y) as a gathered
+    product: each token's row (T, 1, 1, D) with the (T, k) choice where
+    `_token_rows` finds them, else y's rows (S, 1, D) with the (S,) ids."""
+    found = _token_rows(activations, ids)
+    if found is None:
+        return _transposed(b, b.operand(activations, dtype)), b.tensor_slot(ids)
+    x, choice = b.operand(found[0], dtype), b.tensor_slot(found[1])
+    rows = b.temp(dtype, (x.shape[0], 1, 1, x.shape[1]))
+    b.emit(ir.ExpandDimsNode(x=x.tid, out=rows.tid, axes=[1, 2]))
+    return rows, choice
+
+
+def _product(b: Emitter, rows: TensorSlot, choice: TensorSlot, outputs: int) -> TensorSlot:
+    """Where the gathered product of `rows` by the chosen experts' (outputs,
+    inputs) matrices goes: (S, 1, outputs) or (T, k, 1, outputs)."""
+    return b.temp(rows.dtype, (*choice.shape, 1, outputs))
+
+
+def _into_result(b: Emitter, product: TensorSlot, result: TensorSlot) -> None:
+    """bmm's (S, outputs, 1) from the product's (S, 1, outputs) or (T, k, 1,
+    outputs): the same values in the same order, a view either way."""
+    if len(product.shape) == 3:
+        b.emit(ir.TransposeNode(x=product.tid, out=result.tid, perm=SWAP_LAST))
+        return
+    shape = [
+        ir.IntOrVid(literal=-1),
+        ir.IntOrVid(literal=int(result.shape[1])),
+        ir.IntOrVid(literal=1),
+    ]
+    b.emit(ir.ReshapeNode(x=product.tid, out=result.tid, shape=shape))
+
+
 def _lowering(node: Node, weights_first: bool, stack: Node, ids: Node, activations: Node):
     def lower(b: Emitter) -> None:
         weights, y = b.tensor_slot(stack), b.tensor_slot(activations)
@@ -106,16 +176,18 @@ def _lowering(node: Node, weights_first: bool, stack: Node, ids: Node, activatio
                 ir.GatherMMNode(a=y.tid, b=weights.tid, out=b.out(node).tid, rhs_indices=b.tid(ids))
             )
             return
-        product = b.temp(y.dtype, tuple(b.val(node).shape[i] for i in SWAP_LAST))
+        result = b.out(node)
+        rows, choice = _left_rows(b, activations, ids, y.dtype)
+        product = _product(b, rows, choice, result.shape[1])
         b.emit(
             ir.GatherMMNode(
-                a=_transposed(b, y).tid,
+                a=rows.tid,
                 b=_transposed(b, weights).tid,
                 out=product.tid,
-                rhs_indices=b.tid(ids),
+                rhs_indices=choice.tid,
             )
         )
-        b.emit(ir.TransposeNode(x=product.tid, out=b.out(node).tid, perm=SWAP_LAST))
+        _into_result(b, product, result)
 
     return lower
 
@@ -128,13 +200,12 @@ def _quantized_lowering(node: Node, weights_first: bool, weight, ids: Node, acti
     def lower(b: Emitter) -> None:
         dtype = compute_dtype(b, node)
         w, scales, biases = repacked(b, weight, dtype)
-        y = b.operand(activations, dtype)
         result = _compute_result(b, node, dtype)
         if weights_first:
-            x = _transposed(b, y)
-            product = b.temp(dtype, tuple(result.shape[i] for i in SWAP_LAST))
+            x, choice = _left_rows(b, activations, ids, dtype)
+            product = _product(b, x, choice, result.shape[1])
         else:
-            x, product = y, result
+            x, choice, product = b.operand(activations, dtype), b.tensor_slot(ids), result
         b.emit(
             ir.GatherQMMNode(
                 x=x.tid,
@@ -142,14 +213,14 @@ def _quantized_lowering(node: Node, weights_first: bool, weight, ids: Node, acti
                 scales=scales.tid,
                 biases=biases.tid,
                 out=product.tid,
-                rhs_indices=b.tid(ids),
+                rhs_indices=choice.tid,
                 transpose=weights_first,
                 group_size=weight.group_size,
                 bits=weight.bits,
             )
         )
         if weights_first:
-            b.emit(ir.TransposeNode(x=product.tid, out=result.tid, perm=SWAP_LAST))
+            _into_result(b, product, result)
         _cast_result(b, node, result)
 
     return lower

@@ -45,12 +45,27 @@ mx::array widened_gather_mm(const mx::array& a, const mx::array& b, std::optiona
 // cache). Decode steps, a few rows, are not sorted.
 constexpr int64_t kSortFromRows = 1024;
 
-// One row-matrix of `a` per index, nothing gathered on the left: what the
-// compiler emits for the experts (mlx_delegate/compiler/ops/experts.py).
-bool sorting_pays(const mx::array& a, const std::optional<mx::array>& lhs,
-                  const std::optional<mx::array>& rhs, bool sorted) {
-  return !sorted && !lhs && rhs && rhs->ndim() == 1 && a.ndim() == 3 &&
-         a.shape(0) == rhs->shape(0) && rhs->shape(0) >= kSortFromRows;
+// The compiler's two forms of the experts (mlx_delegate/compiler/ops/experts.py),
+// nothing gathered on the left: a row-matrix of `a` per index (a (S, M, K), rhs
+// (S,)), or a token's row-matrix for each of its k experts (a (T, 1, M, K), rhs
+// (T, k)). Either as a row-matrix per index, when there are enough to sort.
+std::optional<std::pair<mx::array, mx::array>> rows_to_sort(const mx::array& a,
+                                                            const std::optional<mx::array>& lhs,
+                                                            const std::optional<mx::array>& rhs,
+                                                            bool sorted, StreamOrDevice s) {
+  if (sorted || lhs || !rhs || rhs->size() < static_cast<size_t>(kSortFromRows)) {
+    return std::nullopt;
+  }
+  if (rhs->ndim() == 1 && a.ndim() == 3 && a.shape(0) == rhs->shape(0)) {
+    return std::pair{a, *rhs};
+  }
+  if (rhs->ndim() == 2 && a.ndim() == 4 && a.shape(0) == rhs->shape(0) && a.shape(1) == 1) {
+    int rows = static_cast<int>(rhs->size());
+    mx::array each = mx::broadcast_to(a, {a.shape(0), rhs->shape(1), a.shape(2), a.shape(3)}, s);
+    return std::pair{mx::reshape(each, {rows, a.shape(2), a.shape(3)}, s),
+                     mx::reshape(*rhs, {rows}, s)};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -60,14 +75,20 @@ void exec_gather_mm(const GatherMMNode& n, ExecutionState& st, StreamOrDevice s)
   const mx::array& b = st.tensor(n.b);
   auto lhs = gather_indices(n.lhs_indices, st, s);
   auto rhs = gather_indices(n.rhs_indices, st, s);
-  if (!sorting_pays(a, lhs, rhs, n.sorted_indices)) {
+  auto sortable = rows_to_sort(a, lhs, rhs, n.sorted_indices, s);
+  if (!sortable) {
     st.set_tensor(n.out, widened_gather_mm(a, b, lhs, rhs, n.sorted_indices, s));
     return;
   }
-  mx::array order = mx::argsort(*rhs, 0, s);
-  mx::array product = widened_gather_mm(mx::take(a, order, 0, s), b, std::nullopt,
-                                        mx::take(*rhs, order, 0, s), /*sorted=*/true, s);
-  st.set_tensor(n.out, mx::take(product, mx::argsort(order, 0, s), 0, s));
+  auto& [rows, experts] = *sortable;
+  mx::array order = mx::argsort(experts, 0, s);
+  mx::array product = widened_gather_mm(mx::take(rows, order, 0, s), b, std::nullopt,
+                                        mx::take(experts, order, 0, s), /*sorted=*/true, s);
+  product = mx::take(product, mx::argsort(order, 0, s), 0, s);
+  // in the shape of the unsorted product: (T, k, M, N) for the broadcast form
+  mx::Shape shape = rhs->shape();
+  shape.insert(shape.end(), product.shape().end() - 2, product.shape().end());
+  st.set_tensor(n.out, mx::reshape(product, shape, s));
 }
 
 // The weight stays packed, as in exec_quantized_linear: MLX dequantizes each

@@ -1,6 +1,7 @@
 """View collapsing: a reshape of a reshape reads the first reshape's operand,
-two transposes in a row become one (or none), and a transpose that only moves
-an axis that an ExpandDims made, or that a Select then takes away, goes.
+two transposes in a row become one (or none), a transpose that only moves an
+axis that an ExpandDims made, or that a Select then takes away, goes, and a
+Select of an axis of one that a reshape made is that reshape without it.
 
 The last two are the shape of a matrix-vector product over a batch written as
 torch's bmm (a mixture of experts' gathered products, experts.py): the rows
@@ -8,7 +9,8 @@ torch's bmm (a mixture of experts' gathered products, experts.py): the rows
 product, and its result (S, 1, out) transposed to (S, out, 1) for `[..., 0]`.
 Each view is a primitive that every call builds and MLX evaluates; collapsed,
 the rows become (S, 1, in) by one ExpandDims and the result (S, out) by one
-Select."""
+Select. Where the product reads each token's row in place, its (T, k, 1, out)
+result is reshaped to (S, out, 1) for `[..., 0]`: one reshape to (S, out)."""
 
 from __future__ import annotations
 
@@ -53,6 +55,12 @@ def _collapsed(node: Any, inner: Any) -> Any:
         taken = perm[node.axis % rank]
         if _in_order(perm, taken):  # what the Select leaves is in the operand's order
             node.x, node.axis = inner.x, taken
+    elif isinstance(node, ir.SelectNode) and isinstance(inner, ir.ReshapeNode):
+        axis = node.axis % len(inner.shape)
+        size = inner.shape[axis]
+        if size.vid is None and size.literal == 1:
+            shape = [d for i, d in enumerate(inner.shape) if i != axis]
+            return ir.ReshapeNode(x=inner.x, out=node.out, shape=shape)
     return node
 
 

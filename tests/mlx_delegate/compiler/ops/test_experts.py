@@ -150,3 +150,54 @@ def test_a_gather_with_another_reader_is_not_fused():
     pte, ops = lower(model, inputs)
     assert "GatherMM" not in ops and "Take" in ops, ops
     torch.testing.assert_close(run(pte, inputs), model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+class TokenRows(nn.Module):
+    """The gate projection of a layer of experts as mlx_delegate.llm's
+    `Experts.forward` writes it: each token's row repeated for each of its
+    top_k experts, then bmm(W[ids], rows[..., None])."""
+
+    def __init__(self, inputs: int, outputs: int):
+        super().__init__()
+        self.gate_up_proj = nn.Parameter(torch.randn(EXPERTS, outputs, inputs) / inputs**0.5)
+
+    def forward(self, x, choice):
+        tokens, top_k = choice.shape
+        rows = x[:, None].expand(tokens, top_k, x.shape[-1]).reshape(-1, x.shape[-1])
+        return torch.bmm(self.gate_up_proj[choice.reshape(-1)], rows[..., None])[..., 0]
+
+
+def chosen(inputs: int, tokens: int, top_k: int = 2, dtype=torch.float32):
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(tokens, inputs, generator=generator).to(dtype)
+    return x, torch.randint(0, EXPERTS, (tokens, top_k), generator=generator)
+
+
+@pytest.mark.parametrize("scheme", [None, "int4"])
+@pytest.mark.parametrize("tokens", [3, 512])
+def test_token_rows_are_read_in_place_by_the_gathered_product(scheme, tokens):
+    """No row is copied per (token, expert) pair: the product reads the (T, 1,
+    1, D) rows broadcast over the (T, k) choice. 512 tokens of top-2 are 1024
+    rows, from which exec_gather_mm sorts the pairs by expert: the results come
+    back in the pairs' order."""
+    torch.manual_seed(0)
+    model = TokenRows(32, 16).eval()
+    if scheme:
+        model = quantize_experts(model, scheme, 32)
+    inputs = chosen(32, tokens)
+    pte, ops = lower(model, inputs)
+    product = "GatherQMM" if scheme else "GatherMM"
+    assert ops.count(product) == 1 and "BroadcastTo" not in ops, ops
+    assert "ExpandDims" in ops[: ops.index(product)], ops
+    torch.testing.assert_close(run(pte, inputs), model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_token_rows_with_a_dynamic_token_count():
+    torch.manual_seed(0)
+    model = TokenRows(16, 8).eval()
+    tokens = Dim("tokens", min=2, max=1024)
+    pte, ops = lower(model, chosen(16, 4), dynamic_shapes=({0: tokens}, {0: tokens}))
+    assert "BroadcastTo" not in ops, ops
+    for count in (3, 600):
+        inputs = chosen(16, count)
+        torch.testing.assert_close(run(pte, inputs), model(*inputs), rtol=1e-5, atol=1e-5)

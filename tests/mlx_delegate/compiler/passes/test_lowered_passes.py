@@ -129,6 +129,15 @@ def test_collapse_views_a_select_of_a_transposed_axis():
     assert after == before
 
 
+def test_collapse_views_a_select_of_an_axis_of_one_a_reshape_made():
+    """x.reshape(6, 4, 1)[..., 0] is x.reshape(6, 4); a Select of an axis the
+    reshape left longer than one stays."""
+    _, after = before_and_after(collapse_views, Fn(lambda x: x.reshape(6, 4, 1)[..., 0].sin()), X)
+    assert after == "t1 = ReshapeNode(x=in0, shape=[6, 4])\nout0 = SinNode(x=t1)"
+    before, after = before_and_after(collapse_views, Fn(lambda x: x.reshape(6, 4)[:, 0].sin()), X)
+    assert after == before
+
+
 def delegated(module: torch.nn.Module, *args) -> tuple[list[str], list]:
     """The op names of the delegate's main chain, and its outputs, run on the
     CPU plugin through ExecuTorch."""
