@@ -69,11 +69,12 @@ class ExecutionState {
   // The storage of a mutable buffer slot, a cell other programs may hold too.
   using BufferCell = std::shared_ptr<std::optional<mlx::core::array>>;
   void share_mutable_buffer(Tid t, BufferCell cell);
-  // A 2-D constant's transpose, made on its first use and evaluated (a view:
-  // no copy). A call's graph then reads it as a computed array, where a
-  // Transpose of the weight would be one more primitive that every call
-  // rebuilds and MLX evaluates (65 of a 1B model's decode step). Throws
-  // ExecutionError for a slot that is not a 2-D constant.
+  // A constant with its last two axes swapped (a 2-D constant's transpose, a
+  // stack of expert matrices' transposes), made on its first use and
+  // evaluated (a view: no copy). A call's graph then reads it as a computed
+  // array, where a Transpose of the weight would be one more primitive that
+  // every call rebuilds and MLX evaluates (65 of a 1B model's decode step).
+  // Throws ExecutionError for a slot that is not a constant of 2 or more axes.
   const mlx::core::array& transposed_constant(Tid t, mlx::core::StreamOrDevice s);
 
   // Value slots.

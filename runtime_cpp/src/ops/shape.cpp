@@ -11,6 +11,17 @@ void exec_reshape(const ReshapeNode& n, ExecutionState& st, StreamOrDevice s) {
   st.set_tensor(n.out, mx::reshape(st.tensor(n.x), resolve_shape(n.shape, st), s));
 }
 
+namespace {
+bool swaps_last_two(const std::vector<int>& perm) {
+  int rank = static_cast<int>(perm.size());
+  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2) return false;
+  for (int axis = 0; axis < rank - 2; ++axis) {
+    if (perm[axis] != axis) return false;
+  }
+  return true;
+}
+}  // namespace
+
 void exec_transpose(const TransposeNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   if (n.perm.empty()) {
@@ -19,6 +30,10 @@ void exec_transpose(const TransposeNode& n, ExecutionState& st, StreamOrDevice s
   }
   std::vector<int> perm;
   for (int32_t p : n.perm) perm.push_back(normalize_axis(p, x.ndim(), "transpose"));
+  if (st.slot_class(n.x) == SlotClass::constant && swaps_last_two(perm)) {
+    st.set_tensor(n.out, st.transposed_constant(n.x, s));  // made once, not each call
+    return;
+  }
   st.set_tensor(n.out, mx::transpose(x, perm, s));
 }
 

@@ -1,6 +1,7 @@
 #include "mlx_delegate/execution_state.h"
 
 #include <cmath>
+#include <numeric>
 
 namespace mx = mlx::core;
 
@@ -140,10 +141,13 @@ const mx::array& ExecutionState::transposed_constant(Tid t, mx::StreamOrDevice s
   std::optional<mx::array>& transposed = transposed_constants_[t.idx];
   if (!transposed) {
     const mx::array& a = tensor(t);
-    if (a.ndim() != 2) throw ExecutionError(describe(t) + " is not 2-D");
+    if (a.ndim() < 2) throw ExecutionError(describe(t) + " has fewer than 2 axes");
+    std::vector<int> perm(a.ndim());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[a.ndim() - 2], perm[a.ndim() - 1]);
     // Evaluated here, also while MLX traces a compiled segment: made of a
     // constant, it is no tracer, and the trace keeps it as a constant.
-    mx::array view = mx::transpose(a, {1, 0}, s);
+    mx::array view = mx::transpose(a, perm, s);
     view.eval();
     transposed = std::move(view);
   }

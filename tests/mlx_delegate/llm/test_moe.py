@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from mlx_delegate.llm.config import MOE_FAMILIES, UnsupportedCheckpoint, from_hf
 
 pytestmark = pytest.mark.slow  # among the suites that take most of make test
 
+REPO = Path(__file__).resolve().parents[3]
 PROMPT = [5, 17, 33, 9, 101, 7, 250, 64, 12, 3]
 NEW_TOKENS = 24
 
@@ -124,10 +126,17 @@ def test_bf16_greedy_tokens_follow_our_module_run_eagerly_in_bf16(tmp_path):
     token, one step at the 3rd), so which of them is chosen depends on the
     order of the sums, while a routing or weight error moves logits by many
     steps. Most choices are eager's own. The rope frequencies stay float32, as
-    MLX's fused rope needs."""
+    MLX's fused rope needs.
+
+    mlxd-generate gives the same tokens, and its debug report counts a decode
+    step's primitives: the expert stacks are transposed once at load, so a
+    step's Transposes are the attention's (four a layer)."""
     hf = tiny.write_checkpoint(tmp_path, "qwen3_moe", seed=1)
     result = _export(tmp_path, dtype="bf16")
     _assert_experts_read_in_place(result.path, "GatherMM", "b", _expert_layers(hf))
+    counts = _decode_step_census(result.path, _generated(result.path))
+    assert int(counts["Transpose"]) == 4 * hf.config.num_hidden_layers, counts
+    assert int(counts["GatherMM"]) == 2 * _expert_layers(hf), counts
     ops = [i.op for i in main_instructions(result.path.read_bytes())]
     assert ops.count("Rope") == 2 * hf.config.num_hidden_layers and "Cos" not in ops
     eager = checkpoint.load(tmp_path, max_seq_len=48, dtype=torch.bfloat16)
@@ -146,6 +155,21 @@ def test_bf16_greedy_tokens_follow_our_module_run_eagerly_in_bf16(tmp_path):
             pos, tokens = pos + len(tokens), [token]
     assert same >= 0.75 * len(ours), same
     assert len(set(ours)) > 5  # the tokens vary
+
+
+def _decode_step_census(pte: Path, ids: list[int]) -> dict[str, str]:
+    """The primitives of a decode step built ahead, by name, from mlxd-generate's
+    debug report of a greedy generation of `ids` (which it must generate)."""
+    build = Path(os.environ.get("MLXD_TEST_BUILD_DIR", REPO / "build" / "runtime"))
+    done = subprocess.run(
+        [str(build / "mlxd-generate"), str(pte), "--prompt-ids", " ".join(map(str, PROMPT)),
+         "--device", "cpu", "--max-new-tokens", str(len(ids)), "--ignore-eos"],
+        capture_output=True, text=True, env={**os.environ, "MLX_DELEGATE_LOG": "debug"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.search(r"^ids: (.*)$", done.stdout, re.M)[1].split() == list(map(str, ids))
+    census = re.search(r"a call built ahead: \d+ primitives: (.*)", done.stderr)
+    return dict(re.findall(r"(\w+) (\d+)", census[1]))
 
 
 @pytest.mark.parametrize(
