@@ -372,14 +372,13 @@ def _is_unit(b, scale) -> bool:
 
 
 def _offset(b, offset) -> TensorSlot:
-    """The first position as the 0-d integer tensor RopeNode reads."""
-    if isinstance(offset, int):
+    """The first position as the 0-d int32 tensor RopeNode reads: MLX's rope
+    casts an offset of any other dtype to int32, a kernel of every call."""
+    if isinstance(offset, int) or isinstance(b.slot(offset), ValueSlot):
         return b.full(offset, torch.int32)
     slot = b.slot(offset)
-    if isinstance(slot, ValueSlot):
-        return b.full(offset, torch.int64)
     if slot.shape != ():
         flat = b.temp(slot.dtype, ())
         b.emit(ir.ReshapeNode(x=slot.tid, out=flat.tid, shape=[]))
-        return flat
-    return slot
+        slot = flat
+    return b.cast(slot, torch.int32)

@@ -18,24 +18,35 @@ from .dataflow import Dataflow, forward, reads
 
 
 def collapse_casts(lowered) -> None:
+    # Casts of casts first: a Full cast wider and back reads the Full itself.
+    _skip_widenings_between_casts(lowered)
+    _make_fulls_in_their_casts_dtype(lowered)
+
+
+def _skip_widenings_between_casts(lowered) -> None:
     flow = Dataflow.of(lowered.instructions)
     producer = {}
-    for index, node in enumerate(lowered.instructions):
-        if isinstance(node, ir.FullNode) and flow.is_single_temp(node.out):
-            producer[node.out] = node
+    for node in lowered.instructions:
         if not isinstance(node, ir.AsTypeNode):
             continue
         inner = producer.get(node.x)
-        if isinstance(inner, ir.FullNode):
-            if widens(inner.out.dtype, node.out.dtype) and all(map(flow.is_stable, reads(inner))):
-                # made in the wider dtype: a Full is a constant, its cast a kernel
-                lowered.instructions[index] = node = _full_as(inner, node)
-        elif (
-            inner is not None and flow.is_stable(inner.x) and widens(inner.x.dtype, inner.out.dtype)
-        ):
+        if inner is not None and flow.is_stable(inner.x) and widens(inner.x.dtype, inner.out.dtype):
             node.x = inner.x
         if flow.is_single_temp(node.out):
             producer[node.out] = node
+
+
+def _make_fulls_in_their_casts_dtype(lowered) -> None:
+    """A Full is a constant to MLX, its cast a kernel of every call."""
+    flow = Dataflow.of(lowered.instructions)
+    fulls = {}
+    for index, node in enumerate(lowered.instructions):
+        if isinstance(node, ir.FullNode) and flow.is_single_temp(node.out):
+            fulls[node.out] = node
+        full = fulls.get(node.x) if isinstance(node, ir.AsTypeNode) else None
+        if full is not None and widens(full.out.dtype, node.out.dtype):
+            if all(map(flow.is_stable, reads(full))):
+                lowered.instructions[index] = _full_as(full, node)
 
 
 def _full_as(full, cast):
