@@ -42,7 +42,8 @@ class MoEConfig:
     score_correction: bool  # a learned bias added to the scores for the choice alone
     # The router's product and the weighted sum of the experts' outputs in float32
     # (deepseek_v3), or in the model's dtype with only the scores in float32
-    # (qwen3_moe, mixtral), each as its family's transformers module computes them.
+    # (qwen3_moe, mixtral: their transformers modules make the router's product
+    # and sum the experts' outputs in the model's dtype).
     float32_routing: bool
     shared_intermediate_size: int  # an MLP every token goes through too; 0: none
     sparse_layers: tuple[bool, ...]  # per layer: experts (True) or the dense MLP
@@ -200,7 +201,8 @@ def _moe(hf) -> MoEConfig:
             **common, expert_intermediate_size=hf.moe_intermediate_size, scoring="softmax",
             normalize_top_k=bool(hf.norm_topk_prob), routed_scaling=1.0, groups=1,
             top_groups=1, score_correction=False, float32_routing=False,
-            shared_intermediate_size=0, sparse_layers=tuple(i not in dense and (i + 1) % step == 0 for i in layers),
+            shared_intermediate_size=0,
+            sparse_layers=tuple(i not in dense and (i + 1) % step == 0 for i in layers),
         )  # fmt: skip
     _check_deepseek_routing(hf)
     return MoEConfig(

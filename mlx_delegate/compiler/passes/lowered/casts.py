@@ -6,8 +6,8 @@
   made in the wider dtype;
 - `skip_index_casts`: an integer widening read only as indices (PyTorch's
   int64 top-k and sort positions, which MLX makes as 32-bit) is not made: the
-  indices are the same numbers in either dtype. Each cast is a kernel of every
-  step, and MLX's gathered products cast int64 indices to uint32 again."""
+  indices are the same numbers in either dtype, and each cast is a kernel of
+  every step."""
 
 from __future__ import annotations
 
