@@ -6,9 +6,10 @@
 #   bash bench/gpu_ab.sh OLD_TREE ROUNDS NAME=A.pte.gz,B.pte.gz ...
 # OLD_TREE holds an earlier checkout's runtime_cpp/, generated/ and pyproject.toml (copy them
 # into an ignored folder such as .gpu/old and carry it); A runs on its build, B on this
-# checkout's. OLD_TREE "." compares two programs on this checkout's one build. Each program's weights are its .ptd.gz beside it, as bench/llm_size.py --prepare
-# writes them. Each round runs A then B (a 512-token prompt, 256 new tokens, greedy, one
-# warm-up generation), and the table gives each round's decode tok/s and B over A's medians.
+# checkout's; OLD_TREE "." compares two programs on this checkout's one build. Each program's
+# weights are its .ptd.gz beside it, as bench/llm_size.py --prepare writes them. Each round
+# runs A then B (a 512-token prompt, 256 new tokens, greedy, one warm-up generation), and the
+# table gives each round's decode tok/s and B over A's medians.
 set -euo pipefail
 source /tmp/gpu/env.sh
 OUT=${OUT:-/tmp/out}

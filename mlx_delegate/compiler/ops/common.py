@@ -60,6 +60,29 @@ def same_size(a, b) -> bool:
 
 
 ARANGES = ("aten::arange", "aten::arange.start", "aten::arange.start_step")
+CLONES = ("aten::clone", "dim_order_ops::_clone_dim_order")
+
+
+def repeated_along_new_axis(node, axis: int) -> Optional[tuple[Node, Node]]:
+    """(x, the expand) when `node` is x.unsqueeze(axis).expand(...).reshape(...),
+    copies between the expand and the reshape allowed: each slice of x along
+    `axis` repeated (transformers' repeat_kv, a token's row once per chosen
+    expert). `axis` counts in the expanded tensor's dimensions; the caller
+    checks the shapes."""
+    if not calls(node, "aten::view_copy", "aten::_unsafe_view"):
+        return None
+    expanded = node.args[0]
+    while calls(expanded, *CLONES):
+        expanded = expanded.args[0]
+    if not calls(expanded, "aten::expand_copy"):
+        return None
+    unsqueezed = expanded.args[0]
+    rank = expanded.meta["val"].dim()
+    if not calls(unsqueezed, "aten::unsqueeze_copy") or unsqueezed.args[1] % rank != axis:
+        return None
+    return unsqueezed.args[0], expanded
+
+
 # Ops that copy or convert a tensor without changing its values' meaning.
 CASTS = (
     "dim_order_ops::_to_dim_order_copy",

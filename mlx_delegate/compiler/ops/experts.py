@@ -35,8 +35,7 @@ from torch.fx import Node
 
 from ..builder import Emitter, HandlerRegistry, PatternMatch, TensorSlot, Unsupported
 from ...formats.ir import schema as ir
-from .common import calls, same_size
-from .nn import CLONES
+from .common import calls, repeated_along_new_axis, same_size
 from .quantized import _cast_result, _compute_result, affine_weight, compute_dtype, repacked
 
 HANDLERS = HandlerRegistry()
@@ -106,20 +105,10 @@ def _token_rows(activations: Node, ids: Node) -> Optional[tuple[Node, Node]]:
     instead of a copy of the row per (token, expert) pair."""
     if not (calls(activations, "aten::unsqueeze_copy") and activations.args[1] in (2, -1)):
         return None
-    rows = activations.args[0]
-    if not calls(rows, "aten::view_copy", "aten::_unsafe_view"):
+    found = repeated_along_new_axis(activations.args[0], 1)
+    if found is None or not calls(ids, "aten::view_copy", "aten::_unsafe_view"):
         return None
-    expanded = rows.args[0]
-    if calls(expanded, *CLONES):
-        expanded = expanded.args[0]
-    if not calls(expanded, "aten::expand_copy"):
-        return None
-    unsqueezed = expanded.args[0]
-    if not (calls(unsqueezed, "aten::unsqueeze_copy") and unsqueezed.args[1] in (1, -2)):
-        return None
-    if not calls(ids, "aten::view_copy", "aten::_unsafe_view"):
-        return None
-    x, choice = unsqueezed.args[0], ids.args[0]
+    (x, expanded), choice = found, ids.args[0]
     x_val, choice_val = x.meta.get("val"), choice.meta.get("val")
     if not isinstance(x_val, torch.Tensor) or not isinstance(choice_val, torch.Tensor):
         return None

@@ -15,7 +15,15 @@ from ..builder.emitter import Emitter
 from ..builder.slots import SlotKind, ir_dtype
 from ..builder.registry import target_key
 from ...formats.ir import schema as ir
-from .common import CASTS, arg, calls, contiguous_positions, overload, same_size
+from .common import (
+    CASTS,
+    arg,
+    calls,
+    contiguous_positions,
+    overload,
+    repeated_along_new_axis,
+    same_size,
+)
 
 HANDLERS = HandlerRegistry()
 
@@ -573,24 +581,14 @@ def _is_zero(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value == 0
 
 
-CLONES = ("aten::clone", "dim_order_ops::_clone_dim_order")
-
-
 def _unrepeated(kv) -> Optional[Node]:
     """x when `kv` is x (B, Hkv, S, D) with each head repeated n times in a row,
     x[:, :, None].expand(B, Hkv, n, S, D).reshape(B, Hkv * n, S, D) (transformers'
     repeat_kv); else None."""
-    if not calls(kv, "aten::view_copy", "aten::_unsafe_view"):
+    found = repeated_along_new_axis(kv, 2)
+    if found is None:
         return None
-    expanded = kv.args[0]
-    while calls(expanded, *CLONES):
-        expanded = expanded.args[0]
-    if not calls(expanded, "aten::expand_copy"):
-        return None
-    unsqueezed = expanded.args[0]
-    if not calls(unsqueezed, "aten::unsqueeze_copy") or unsqueezed.args[1] % 5 != 2:
-        return None
-    x = unsqueezed.args[0]
+    x, expanded = found
     x_shape, e_shape = tuple(x.meta["val"].shape), tuple(expanded.meta["val"].shape)
     out_shape = tuple(kv.meta["val"].shape)
     if len(x_shape) != 4 or e_shape[:2] != x_shape[:2] or e_shape[3:] != x_shape[2:]:
