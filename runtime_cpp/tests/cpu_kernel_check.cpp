@@ -35,6 +35,11 @@
 //          or strided (a transposed view); affine none, weight or both (weight and bias));
 //          norm.h against MLX's ops on float32 operands: the largest difference and the
 //          largest magnitude there.
+//   rope-check: "B H T D dims traditional dtype offset layout freqs" lines (traditional 0 or 1;
+//          offset a number, or "batch": offsets 5, 300, 7... one per batch entry; layout
+//          contiguous, or transposed: a view of [B, T, H, D]; freqs "base" (10000) or
+//          "freqs" (dims / 2 frequencies)); rope.h against MLX's fast::rope on float32
+//          operands: the largest difference and the largest magnitude there.
 //   attn-bench: "B Hq Hk L S D dtype mask" lines; ours against MLX's
 //          fast::scaled_dot_product_attention (on float32 operands for half dtypes, as
 //          our exec function ran it), and, where AMX runs, each path forced:
@@ -62,6 +67,7 @@
 #include "attention.h"
 #include "cpu_features.h"
 #include "norm.h"
+#include "rope.h"
 #include "half_matmul.h"
 #include "quantized_matmul.h"
 #include "thread_pool.h"
@@ -658,6 +664,61 @@ int norm_check() {
   }
   return 0;
 }
+// ---- rope ---------------------------------------------------------------------
+
+int rope_check() {
+  std::string line;
+  uint64_t seed = 1300;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    std::string dt, offset_name, layout, freqs_name;
+    int B = 0, H = 0, T = 0, D = 0, dims = 0, traditional = 0;
+    in >> B >> H >> T >> D >> dims >> traditional >> dt >> offset_name >> layout >> freqs_name;
+    const mx::Dtype dtype = dtype_named(dt);
+    ++seed;
+    mx::array x = layout == "transposed"
+                      ? mx::transpose(mx::random::normal({B, T, H, D}, mx::float32,
+                                                         mx::random::key(2 * seed)),
+                                      {0, 2, 1, 3})
+                      : mx::random::normal({B, H, T, D}, mx::float32, mx::random::key(2 * seed));
+    x = mx::astype(x, dtype);
+    std::vector<int32_t> per_batch;
+    for (int b = 0; b < B; ++b) per_batch.push_back(b % 2 ? 300 + b : 5 + 2 * b);
+    mx::array offset = offset_name == "batch" ? mx::array(per_batch.data(), {B}, mx::int32)
+                                              : mx::array(std::stoi(offset_name), mx::int32);
+    std::optional<float> base;
+    std::optional<mx::array> freqs;
+    if (freqs_name == "freqs") {
+      freqs = mx::multiply(
+          mx::power(mx::array(500000.0f), mx::divide(mx::arange(0, dims, 2, mx::float32),
+                                                     mx::array(static_cast<float>(dims)))),
+          mx::array(1.5f));
+    } else {
+      base = 10000.0f;
+    }
+    const float scale = 0.75f;
+    mx::eval(x, offset);
+    if (freqs) mx::eval(*freqs);
+    auto ours = kernels::rope(x, dims, traditional != 0, base, scale, offset, freqs);
+    if (!ours) {
+      std::printf("{\"case\": \"%s\", \"taken\": false}\n", line.c_str());
+      continue;
+    }
+    mx::array ref = mx::fast::rope(mx::astype(x, mx::float32), dims, traditional != 0, base, scale,
+                                   offset, freqs);
+    mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(*ours, mx::float32), ref)));
+    mx::array most = mx::max(mx::abs(ref));
+    const bool same = ours->shape() == x.shape() && ours->dtype() == dtype;
+    mx::eval({diff, most});
+    std::printf(
+        "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_diff\": %s, "
+        "\"max_ref\": %.9g}\n",
+        line.c_str(), same ? "true" : "false", json_number(diff.item<float>()).c_str(),
+        most.item<float>());
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -677,9 +738,10 @@ int main(int argc, char** argv) {
   if (mode == "attn-check") return attn_check();
   if (mode == "attn-bench") return attn_bench();
   if (mode == "norm-check") return norm_check();
+  if (mode == "rope-check") return rope_check();
   std::fprintf(stderr,
                "usage: %s check|bench|half-check|half-bench|act-check|act-bench|attn-check|"
-               "attn-bench|norm-check < cases\n",
+               "attn-bench|norm-check|rope-check < cases\n",
                argv[0]);
   return 2;
 }

@@ -7,6 +7,7 @@
 #include "half_matmul.h"
 #include "norm.h"
 #include "quantized_matmul.h"
+#include "rope.h"
 
 namespace mlxd::cpu::MLXD_CPU_ISA {
 
@@ -47,6 +48,13 @@ std::optional<mx::array> norm_kernel(ops::Norm kind, const mx::array& x,
   return norm(kind, x, weight, bias, eps, kActivationMinSize, s);
 }
 
+std::optional<mx::array> rope_kernel(const mx::array& x, int dims, bool traditional,
+                                     std::optional<float> base, float scale,
+                                     const mx::array& offset, const std::optional<mx::array>& freqs,
+                                     mx::StreamOrDevice s) {
+  return rope(x, dims, traditional, base, scale, offset, freqs, s);
+}
+
 }  // namespace
 
 void install() {
@@ -56,6 +64,7 @@ void install() {
   ops::set_cpu_softmax(&softmax_kernel);
   ops::set_cpu_attention(&attention_kernel);
   ops::set_cpu_norm(&norm_kernel);
+  ops::set_cpu_rope(&rope_kernel);
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

@@ -12,28 +12,13 @@
 #include <vector>
 
 #include "kernel_util.h"
+#include "row_io.h"
 #include "thread_pool.h"
 #include "vector_math.h"
 
 namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace {
-
-// n values from `from` (element stride `step`) as float32.
-void row_as_float(const void* from, int64_t step, Elt e, int64_t n, float* to) {
-  if (step == 1 && e == Elt::f32) {
-    std::memcpy(to, from, static_cast<size_t>(n) * sizeof(float));
-    return;
-  }
-  int64_t j = 0;
-  if (step == 1 && e == Elt::bf16) {
-    for (; j + kLanes <= n; j += kLanes) {
-      vf v = load_bf16(static_cast<const uint16_t*>(from) + j);
-      std::memcpy(to + j, &v, sizeof(v));
-    }
-  }
-  for (; j < n; ++j) to[j] = load_elt(from, j * step, e);
-}
 
 struct NormProblem {
   Norm kind;

@@ -74,4 +74,16 @@ using NormKernel = std::optional<mlx::core::array> (*)(
 void set_cpu_norm(NormKernel kernel);
 NormKernel cpu_norm();
 
+// mx::fast::rope's rotation of x (its dims, traditional, base or freqs, scale
+// and offset), in x's dtype; std::nullopt when the kernel does not take these
+// operands.
+using RopeKernel = std::optional<mlx::core::array> (*)(const mlx::core::array& x, int dims,
+                                                       bool traditional, std::optional<float> base,
+                                                       float scale, const mlx::core::array& offset,
+                                                       const std::optional<mlx::core::array>& freqs,
+                                                       mlx::core::StreamOrDevice s);
+
+void set_cpu_rope(RopeKernel kernel);
+RopeKernel cpu_rope();
+
 }  // namespace mlxd::ops

@@ -180,7 +180,13 @@ void exec_rope(const RopeNode& n, ExecutionState& st, StreamOrDevice s) {
     base = n.base;
   }
   mx::array offset = mx::astype(st.tensor(n.offset), mx::int32, s);
-  st.set_tensor(n.out, mx::fast::rope(x, n.dims, n.traditional, base, n.scale, offset, freqs, s));
+  std::optional<mx::array> ours;
+  if (RopeKernel kernel = cpu_rope()) {
+    ours = kernel(x, n.dims, n.traditional, base, n.scale, offset, freqs, s);
+  }
+  st.set_tensor(
+      n.out,
+      ours ? *ours : mx::fast::rope(x, n.dims, n.traditional, base, n.scale, offset, freqs, s));
 }
 
 // mx::conv_general on channels-last x (N, *spatial, C) and w (O, *k, C / groups).

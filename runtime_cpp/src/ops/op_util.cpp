@@ -29,6 +29,7 @@ ActivationKernel installed_activation = nullptr;
 SoftmaxKernel installed_softmax = nullptr;
 AttentionKernel installed_attention = nullptr;
 NormKernel installed_norm = nullptr;
+RopeKernel installed_rope = nullptr;
 }  // namespace
 
 void set_cpu_quantized_matmul(QuantizedMatmulKernel kernel) { installed_quantized_matmul = kernel; }
@@ -43,6 +44,8 @@ void set_cpu_attention(AttentionKernel kernel) { installed_attention = kernel; }
 AttentionKernel cpu_attention() { return installed_attention; }
 void set_cpu_norm(NormKernel kernel) { installed_norm = kernel; }
 NormKernel cpu_norm() { return installed_norm; }
+void set_cpu_rope(RopeKernel kernel) { installed_rope = kernel; }
+RopeKernel cpu_rope() { return installed_rope; }
 
 bool widens_on_cpu(const mx::array& a, StreamOrDevice s) {
   return (a.dtype() == mx::bfloat16 || a.dtype() == mx::float16) &&
