@@ -45,7 +45,7 @@ std::optional<mx::array> norm_kernel(ops::Norm kind, const mx::array& x,
                                      const std::optional<mx::array>& weight,
                                      const std::optional<mx::array>& bias, float eps,
                                      mx::StreamOrDevice s) {
-  return norm(kind, x, weight, bias, eps, kActivationMinSize, s);
+  return norm(kind, x, weight, bias, eps, 0, s);
 }
 
 std::optional<mx::array> rope_kernel(const mx::array& x, int dims, bool traditional,

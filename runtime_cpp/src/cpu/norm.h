@@ -6,9 +6,10 @@
 // normalised value is rounded before the weight multiplies it, and again
 // after): a tenth of a Whisper encoder's time.
 //
-// An MLX primitive (NormCpu), compiled per variant like activation.h. In a
-// compiled chain it is a node MLX does not fuse, so the exec functions ask for
-// it only on tensors of kActivationMinSize values or more (activation.h).
+// An MLX primitive (NormCpu), compiled per variant like activation.h. The exec
+// functions ask for it at every size: MLX's norm on the CPU is a reduction and
+// a fused kernel after it, at least three primitives where this is one (a
+// decode step's norms are rows of a few thousand values).
 #pragma once
 
 #include <mlx/mlx.h>
