@@ -381,21 +381,24 @@ void run_bf16_dot(const mx::array& x, HalfProblem p) {
   half_run<Bf16Dot>(p);
 }
 
-// x, bfloat16, as AMX's A tiles: rows m0 .. m0 + 15 by values k0 .. k0 + 31 in
-// the 1 KB from ((m0 / 16) * (Kp / 32) + k0 / 32) * 512, zeros past M and K.
-void tiles_as_bf16(const mx::array& x, int64_t M, int64_t K, int64_t Kp, uint16_t* out) {
-  const int64_t k_stride = x.strides().back(), k_tiles = Kp / amx::kK;
-  for (int64_t m = 0; m < M; ++m) {
-    const uint16_t* row = static_cast<const uint16_t*>(row_of(x, m));
+// Rows [m_begin, m_end) of x, bfloat16, as AMX's A tiles: rows m0 .. m0 + 15 by
+// values k0 .. k0 + 31 in the 1 KB from ((m0 / 16) * (Kp / 32) + k0 / 32) * 512;
+// zeros past K, and rows past M (up to a multiple of kBlock) all zeros.
+void tiles_as_bf16(const mx::array& x, int64_t m_begin, int64_t m_end, int64_t K, int64_t Kp,
+                   uint16_t* out) {
+  const int64_t M = rows_of(x), k_stride = x.strides().back(), k_tiles = Kp / amx::kK;
+  for (int64_t m = m_begin; m < m_end; ++m) {
+    const uint16_t* row = m < M ? static_cast<const uint16_t*>(row_of(x, m)) : nullptr;
     uint16_t* to = out + (m / amx::kRows) * k_tiles * amx::kPackedTile + (m % amx::kRows) * amx::kK;
-    for (int64_t k0 = 0; k0 < K; k0 += amx::kK) {
+    for (int64_t k0 = 0; k0 < Kp; k0 += amx::kK) {
       uint16_t* tile_row = to + (k0 / amx::kK) * amx::kPackedTile;
-      const int64_t n = std::min<int64_t>(amx::kK, K - k0);
+      const int64_t n = row ? std::clamp<int64_t>(K - k0, 0, amx::kK) : 0;
       if (k_stride == 1) {
         std::memcpy(tile_row, row + k0, static_cast<size_t>(n) * 2);
       } else {
         for (int64_t k = 0; k < n; ++k) tile_row[k] = row[(k0 + k) * k_stride];
       }
+      std::fill(tile_row + n, tile_row + amx::kK, uint16_t{0});
     }
   }
 }
@@ -411,17 +414,23 @@ void run_amx(const mx::array& x, HalfProblem p) {
   const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
   thread_local std::vector<uint16_t> storage;
   uint16_t* xb = amx::aligned_values(storage, Mp * Kp);
-  std::fill(xb, xb + Mp * Kp, uint16_t{0});
-  tiles_as_bf16(x, p.M, p.K, Kp, xb);
   p.x_bf = xb;
   const int64_t blocks = (p.N + amx::kBlock - 1) / amx::kBlock;
   const int64_t per_task = std::clamp<int64_t>(blocks / (2 * threads()), 1, amx::kTaskBlocks);
   const int tasks = static_cast<int>((blocks + per_task - 1) / per_task);
   auto task = [&](int t) { amx::task(p, t * per_task * amx::kBlock, per_task, Mp, Kp); };
   if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kAmxSharedWork) {
+    tiles_as_bf16(x, 0, Mp, p.K, Kp, xb);
     for (int t = 0; t < tasks; ++t) task(t);
     return;
   }
+  // x's copy over the pool too (a window's 1500 rows: megabytes, which one
+  // thread copied while the others waited), in blocks of whole tiles.
+  const int64_t tile_rows = Mp / amx::kRows, per_copy = (tile_rows + threads() - 1) / threads();
+  parallel_for(threads(), [&](int t) {
+    const int64_t begin = t * per_copy * amx::kRows;
+    tiles_as_bf16(x, std::min(begin, Mp), std::min(Mp, begin + per_copy * amx::kRows), p.K, Kp, xb);
+  });
   parallel_for(tasks, task);
 }
 #endif
