@@ -8,7 +8,6 @@
 // causal mask a block stops at the last key its last query sees.
 #include "attention.h"
 
-#include <mlx/backend/cpu/encoder.h>
 #include <mlx/primitives.h>
 
 #include <algorithm>
@@ -495,38 +494,33 @@ class AttentionCpu : public mx::UnaryPrimitive {
       : mx::UnaryPrimitive(stream), scale_(scale), causal_(causal), path_(path) {}
 
   void eval_cpu(const std::vector<mx::array>& inputs, mx::array& out) override {
-    out.set_data(mx::allocator::malloc(out.nbytes()));
-    auto& encoder = mx::cpu::get_command_encoder(stream());
-    for (const mx::array& in : inputs) encoder.set_input_array(in);
-    encoder.set_output_array(out);
-    std::vector<mx::array> ins;
-    for (const mx::array& in : inputs) ins.push_back(mx::array::unsafe_weak_copy(in));
-    encoder.dispatch([ins = std::move(ins), out = mx::array::unsafe_weak_copy(out), scale = scale_,
-                      causal = causal_, path = path_]() mutable {
-      const mx::array &q = ins[0], &k = ins[1];
-      Problem p;
-      p.q = operand_of(q);
-      p.k = operand_of(k);
-      p.v = operand_of(ins[2]);
-      if (ins.size() > 3) {
-        p.has_mask = true;
-        p.bool_mask = ins[3].dtype() == mx::bool_;
-        p.mask = operand_of(ins[3]);
-      }
-      p.out = out.data<char>();
-      elt_of(out.dtype(), &p.out_elt);
-      p.B = q.shape(0);
-      p.Hq = q.shape(1);
-      p.L = q.shape(2);
-      p.D = q.shape(3);
-      p.Hk = k.shape(1);
-      p.S = k.shape(2);
-      p.Sp = round_up(p.S, kKeyStep);
-      p.scale = scale;
-      p.causal = causal;
-      if (p.B == 0 || p.Hq == 0 || p.L == 0) return;
-      run(p, path);
-    });
+    dispatch_on_cpu(stream(), inputs, out,
+                    [scale = scale_, causal = causal_, path = path_](
+                        const std::vector<mx::array>& ins, mx::array& out) {
+                      const mx::array &q = ins[0], &k = ins[1];
+                      Problem p;
+                      p.q = operand_of(q);
+                      p.k = operand_of(k);
+                      p.v = operand_of(ins[2]);
+                      if (ins.size() > 3) {
+                        p.has_mask = true;
+                        p.bool_mask = ins[3].dtype() == mx::bool_;
+                        p.mask = operand_of(ins[3]);
+                      }
+                      p.out = out.data<char>();
+                      elt_of(out.dtype(), &p.out_elt);
+                      p.B = q.shape(0);
+                      p.Hq = q.shape(1);
+                      p.L = q.shape(2);
+                      p.D = q.shape(3);
+                      p.Hk = k.shape(1);
+                      p.S = k.shape(2);
+                      p.Sp = round_up(p.S, kKeyStep);
+                      p.scale = scale;
+                      p.causal = causal;
+                      if (p.B == 0 || p.Hq == 0 || p.L == 0) return;
+                      run(p, path);
+                    });
   }
 
   void eval_gpu(const std::vector<mx::array>&, mx::array&) override {

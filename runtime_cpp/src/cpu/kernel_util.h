@@ -4,10 +4,12 @@
 // unpacking of weights into them. Included by the kernels' .cpp files only.
 #pragma once
 
+#include <mlx/backend/cpu/encoder.h>
 #include <mlx/mlx.h>
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
@@ -75,6 +77,25 @@ inline const void* row_of(const mx::array& x, int64_t m) {
     rest /= x.shape(d);
   }
   return x.data<char>() + offset * static_cast<int64_t>(x.itemsize());
+}
+
+// A primitive's evaluation on MLX's CPU stream: out's memory allocated, the
+// inputs and out registered with the stream's encoder (which keeps them alive
+// until the task has run), and run(inputs, out) dispatched to the stream's
+// thread on weak copies of them.
+template <typename Run>
+void dispatch_on_cpu(mx::Stream stream, const std::vector<mx::array>& inputs, mx::array& out,
+                     Run run) {
+  out.set_data(mx::allocator::malloc(out.nbytes()));
+  auto& encoder = mx::cpu::get_command_encoder(stream);
+  std::vector<mx::array> ins;
+  for (const mx::array& in : inputs) {
+    encoder.set_input_array(in);
+    ins.push_back(mx::array::unsafe_weak_copy(in));
+  }
+  encoder.set_output_array(out);
+  encoder.dispatch([ins = std::move(ins), out = mx::array::unsafe_weak_copy(out),
+                    run = std::move(run)]() mutable { run(ins, out); });
 }
 
 // ---- vectors of float32 and the unpacking of one 32-field block -------------

@@ -2,7 +2,6 @@
 // then written normalised.
 #include "norm.h"
 
-#include <mlx/backend/cpu/encoder.h>
 #include <mlx/primitives.h>
 
 #include <algorithm>
@@ -139,17 +138,11 @@ class NormCpu : public mx::UnaryPrimitive {
         has_bias_(has_bias) {}
 
   void eval_cpu(const std::vector<mx::array>& inputs, mx::array& out) override {
-    out.set_data(mx::allocator::malloc(out.nbytes()));
-    auto& encoder = mx::cpu::get_command_encoder(stream());
-    std::vector<mx::array> ins;
-    for (const mx::array& in : inputs) {
-      encoder.set_input_array(in);
-      ins.push_back(mx::array::unsafe_weak_copy(in));
-    }
-    encoder.set_output_array(out);
-    encoder.dispatch([ins = std::move(ins), out = mx::array::unsafe_weak_copy(out), kind = kind_,
-                      eps = eps_, w = has_weight_,
-                      b = has_bias_]() mutable { run_norm(kind, eps, w, b, ins, out); });
+    dispatch_on_cpu(stream(), inputs, out,
+                    [kind = kind_, eps = eps_, w = has_weight_, b = has_bias_](
+                        const std::vector<mx::array>& ins, mx::array& out) {
+                      run_norm(kind, eps, w, b, ins, out);
+                    });
   }
 
   void eval_gpu(const std::vector<mx::array>&, mx::array&) override {

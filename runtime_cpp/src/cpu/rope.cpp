@@ -3,7 +3,6 @@
 // rotated with its position's row of the table and written once.
 #include "rope.h"
 
-#include <mlx/backend/cpu/encoder.h>
 #include <mlx/primitives.h>
 
 #include <algorithm>
@@ -157,19 +156,11 @@ class RopeCpu : public mx::UnaryPrimitive {
         has_freqs_(has_freqs) {}
 
   void eval_cpu(const std::vector<mx::array>& inputs, mx::array& out) override {
-    out.set_data(mx::allocator::malloc(out.nbytes()));
-    auto& encoder = mx::cpu::get_command_encoder(stream());
-    std::vector<mx::array> ins;
-    for (const mx::array& in : inputs) {
-      encoder.set_input_array(in);
-      ins.push_back(mx::array::unsafe_weak_copy(in));
-    }
-    encoder.set_output_array(out);
-    encoder.dispatch([ins = std::move(ins), out = mx::array::unsafe_weak_copy(out), dims = dims_,
-                      traditional = traditional_, base = base_, scale = scale_,
-                      has_freqs = has_freqs_]() mutable {
-      run_rope(dims, traditional, base, scale, has_freqs, ins, out);
-    });
+    dispatch_on_cpu(stream(), inputs, out,
+                    [dims = dims_, traditional = traditional_, base = base_, scale = scale_,
+                     has_freqs = has_freqs_](const std::vector<mx::array>& ins, mx::array& out) {
+                      run_rope(dims, traditional, base, scale, has_freqs, ins, out);
+                    });
   }
 
   void eval_gpu(const std::vector<mx::array>&, mx::array&) override {
