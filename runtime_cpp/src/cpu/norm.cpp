@@ -115,17 +115,8 @@ void run_norm(Norm kind, float eps, bool has_weight, bool has_bias,
     p.bias = bias.data();
   }
   const int64_t rows = p.n == 0 ? 0 : static_cast<int64_t>(x.size()) / p.n;
-  const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
-  if (threads <= 1 || rows < 2 || static_cast<int64_t>(x.size()) < (1 << 15)) {
-    norm_rows(p, 0, rows);
-    return;
-  }
-  const int tasks = static_cast<int>(std::min<int64_t>(threads * 4, rows));
-  const int64_t per = (rows + tasks - 1) / tasks;
-  parallel_for(tasks, [&](int t) {
-    const int64_t begin = t * per;
-    if (begin < rows) norm_rows(p, begin, std::min(rows, begin + per));
-  });
+  parallel_ranges(rows, static_cast<int64_t>(x.size()),
+                  [&](int64_t begin, int64_t end) { norm_rows(p, begin, end); });
 }
 
 class NormCpu : public mx::UnaryPrimitive {

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -20,23 +19,6 @@
 namespace mlxd::cpu::MLXD_CPU_ISA {
 
 namespace {
-
-// Values below which a pass runs on the calling thread alone (as norm.cpp).
-constexpr int64_t kSharedSize = 1 << 15;
-
-void spread(int64_t count, int64_t work, const std::function<void(int64_t, int64_t)>& range) {
-  const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
-  if (threads <= 1 || count < 2 || work < kSharedSize) {
-    range(0, count);
-    return;
-  }
-  const int tasks = static_cast<int>(std::min<int64_t>(threads * 4, count));
-  const int64_t per = (count + tasks - 1) / tasks;
-  parallel_for(tasks, [&](int t) {
-    const int64_t begin = t * per;
-    if (begin < count) range(begin, std::min(count, begin + per));
-  });
-}
 
 int64_t offset_at(const mx::array& offset, int64_t i) {
   const int64_t at = offset.size() == 1 ? 0 : i * offset.strides()[0];
@@ -55,7 +37,8 @@ struct RopeProblem {
   void* out;
 };
 
-// The frequencies f_i, then the table's rows [begin, end) of (offset, t).
+// Rows [begin, end) of the table, one (offset, t) each, from the frequencies
+// (inv_freq: f_i).
 void fill_table(RopeProblem& p, const mx::array& offset, const std::vector<float>& inv_freq,
                 float scale, int64_t begin, int64_t end) {
   for (int64_t r = begin; r < end; ++r) {
@@ -139,10 +122,12 @@ void run_rope(int dims, bool traditional, float base, float scale, bool has_freq
     }
   }
   p.table.resize(static_cast<size_t>(p.offsets * p.T * 2 * p.half));
-  spread(p.offsets * p.T, p.offsets * p.T * p.half * 16,
-         [&](int64_t begin, int64_t end) { fill_table(p, offset, inv_freq, scale, begin, end); });
-  spread(rows, static_cast<int64_t>(x.size()),
-         [&](int64_t begin, int64_t end) { rotate_rows(p, begin, end); });
+  // A cosine and a sine through libm cost about what 16 values of a row pass do.
+  parallel_ranges(p.offsets * p.T, p.offsets * p.T * p.half * 16, [&](int64_t begin, int64_t end) {
+    fill_table(p, offset, inv_freq, scale, begin, end);
+  });
+  parallel_ranges(rows, static_cast<int64_t>(x.size()),
+                  [&](int64_t begin, int64_t end) { rotate_rows(p, begin, end); });
 }
 
 class RopeCpu : public mx::UnaryPrimitive {

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -150,6 +151,21 @@ void parallel_for(int tasks, const std::function<void(int)>& task) {
     return;
   }
   p.run(tasks, task);
+}
+
+void parallel_ranges(int64_t count, int64_t values,
+                     const std::function<void(int64_t, int64_t)>& range) {
+  const int n = threads();
+  if (n <= 1 || count < 2 || values < (int64_t{1} << 15)) {
+    range(0, count);
+    return;
+  }
+  const int tasks = static_cast<int>(std::min<int64_t>(n * 4, count));
+  const int64_t per = (count + tasks - 1) / tasks;
+  parallel_for(tasks, [&](int t) {
+    const int64_t begin = t * per;
+    if (begin < count) range(begin, std::min(count, begin + per));
+  });
 }
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA
