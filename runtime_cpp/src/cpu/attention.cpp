@@ -98,6 +98,44 @@ void apply_mask(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, i
   }
 }
 
+#if defined(__AVX512F__)
+// exp_sum (vector_math.h) rounding into bfloat16, in AVX-512's own instructions:
+// 2^n applied by vscalefps, the rounding by vcvtneps2bf16 (to nearest even, NaN
+// quiet, as store_bf16), no clamps past the softmax's range (its arguments are at
+// most about 0: the row's largest value is subtracted), and -inf (a masked key) or
+// anything under expf's range made 0. The same polynomial as v_exp: half the
+// instructions a value, where the AMX path spent most of its time.
+__attribute__((target("avx512f,avx512bf16"))) float exp_sum_bf16(const float* row, int64_t n,
+                                                                 float factor, float shift,
+                                                                 uint16_t* bf16) {
+  const __m512 lowest = _mm512_set1_ps(-87.3365f), vfactor = _mm512_set1_ps(factor),
+               vshift = _mm512_set1_ps(shift);
+  __m512 sum = _mm512_setzero_ps();
+  for (int64_t j = 0; j < n; j += 16) {
+    const __mmask16 live = n - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - j)) - 1);
+    __m512 x = _mm512_mask_loadu_ps(_mm512_set1_ps(-INFINITY), live, row + j);
+    x = _mm512_fmsub_ps(x, vfactor, vshift);
+    const __mmask16 under = _mm512_cmp_ps_mask(x, lowest, _CMP_LT_OQ);
+    x = _mm512_max_ps(lowest, x);  // NaN stays NaN (max returns its second operand)
+    __m512 t = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(t, _mm512_set1_ps(0.693359375f), x);
+    r = _mm512_fnmadd_ps(t, _mm512_set1_ps(-2.12194440e-4f), r);
+    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+    p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+    __m512 y = _mm512_maskz_mov_ps(static_cast<__mmask16>(~under), _mm512_scalef_ps(p, t));
+    sum = _mm512_add_ps(sum, y);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bf16 + j), (__m256i)_mm512_cvtneps_pbh(y));
+  }
+  return _mm512_reduce_add_ps(sum);
+}
+#endif
+
 // Query i's raw scores (row: `span` float32 values) become exp(x - max x) with
 // x = score * scale + mask for the keys it sees, and 0 for the rest of the span:
 // in row, or rounded to bfloat16 in `probs` where given (the AMX path's second
@@ -130,7 +168,13 @@ float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int
     }
     return 0.0f;
   }
+#if defined(__AVX512F__)
+  // probs are the AMX path's, which runs only where AVX-512 BF16 is (amx_here).
+  const float sum =
+      probs ? exp_sum_bf16(row, n, factor, m * factor, probs) : exp_sum(row, n, factor, m * factor);
+#else
   const float sum = exp_sum(row, n, factor, m * factor, probs);
+#endif
   if (probs) {
     std::fill(probs + (n + kLanes - 1) / kLanes * kLanes, probs + span, uint16_t{0});
   } else {
