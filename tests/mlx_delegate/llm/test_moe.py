@@ -130,13 +130,18 @@ def test_bf16_greedy_tokens_follow_our_module_run_eagerly_in_bf16(tmp_path):
 
     mlxd-generate gives the same tokens, and its debug report counts a decode
     step's primitives: the expert stacks are transposed once at load, so a
-    step's Transposes are the attention's (four a layer)."""
+    step's Transposes are the attention's (four a layer). Every CPU plugin
+    has our kernels: RoPE is one primitive a call (MLX's CPU composition is
+    about twenty, Cos and Sin among them), a norm one (MLX's squares, sums and
+    fuses the rest)."""
     hf = tiny.write_checkpoint(tmp_path, "qwen3_moe", seed=1)
     result = _export(tmp_path, dtype="bf16")
     _assert_experts_read_in_place(result.path, "GatherMM", "b", _expert_layers(hf))
     counts = _decode_step_census(result.path, _generated(result.path))
     assert int(counts["Transpose"]) == 4 * hf.config.num_hidden_layers, counts
     assert int(counts["GatherMM"]) == 2 * _expert_layers(hf), counts
+    assert int(counts["MlxdRopeCpu"]) == 2 * hf.config.num_hidden_layers, counts
+    assert "Cos" not in counts and "Square" not in counts and "MlxdNormCpu" in counts, counts
     ops = [i.op for i in main_instructions(result.path.read_bytes())]
     assert ops.count("Rope") == 2 * hf.config.num_hidden_layers and "Cos" not in ops
     eager = checkpoint.load(tmp_path, max_seq_len=48, dtype=torch.bfloat16)
