@@ -615,6 +615,22 @@ int attn_bench() {
 
 // ---- norms --------------------------------------------------------------------
 
+// A case the kernel took: the largest difference of `ours` from the float32
+// reference and the largest magnitude there, and whether ours has the
+// reference's shape and the case's dtype.
+void print_taken(const std::string& line, const mx::array& ours, const mx::array& ref,
+                 mx::Dtype dtype) {
+  mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(ours, mx::float32), ref)));
+  mx::array most = mx::max(mx::abs(ref));
+  const bool same = ours.shape() == ref.shape() && ours.dtype() == dtype;
+  mx::eval({diff, most});
+  std::printf(
+      "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_diff\": %s, "
+      "\"max_ref\": %.9g}\n",
+      line.c_str(), same ? "true" : "false", json_number(diff.item<float>()).c_str(),
+      most.item<float>());
+}
+
 int norm_check() {
   std::string line;
   uint64_t seed = 900;
@@ -652,15 +668,7 @@ int norm_check() {
         centred, mx::rsqrt(mx::add(mx::mean(mx::square(centred), -1, true), mx::array(eps))));
     if (w) ref = mx::multiply(ref, mx::astype(*w, mx::float32));
     if (b) ref = mx::add(ref, mx::astype(*b, mx::float32));
-    mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(*ours, mx::float32), ref)));
-    mx::array most = mx::max(mx::abs(ref));
-    const bool same = ours->shape() == ref.shape() && ours->dtype() == dtype;
-    mx::eval({diff, most});
-    std::printf(
-        "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_diff\": %s, "
-        "\"max_ref\": %.9g}\n",
-        line.c_str(), same ? "true" : "false", json_number(diff.item<float>()).c_str(),
-        most.item<float>());
+    print_taken(line, *ours, ref, dtype);
   }
   return 0;
 }
@@ -707,15 +715,7 @@ int rope_check() {
     }
     mx::array ref = mx::fast::rope(mx::astype(x, mx::float32), dims, traditional != 0, base, scale,
                                    offset, freqs);
-    mx::array diff = mx::max(mx::abs(mx::subtract(mx::astype(*ours, mx::float32), ref)));
-    mx::array most = mx::max(mx::abs(ref));
-    const bool same = ours->shape() == x.shape() && ours->dtype() == dtype;
-    mx::eval({diff, most});
-    std::printf(
-        "{\"case\": \"%s\", \"taken\": true, \"same_shape\": %s, \"max_diff\": %s, "
-        "\"max_ref\": %.9g}\n",
-        line.c_str(), same ? "true" : "false", json_number(diff.item<float>()).c_str(),
-        most.item<float>());
+    print_taken(line, *ours, ref, dtype);
   }
   return 0;
 }
