@@ -79,3 +79,19 @@ def run_kernel_check(
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-4000:]
     return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def taken_cases(results: list[dict], isa: str, cases: list[str], declined: list[str]) -> list[dict]:
+    """The results of `cases` from run_kernel_check on `cases + declined`,
+    after what every such check asserts: where this processor lacks `isa`'s
+    instructions, the tool's one line says so (and no case is returned); else
+    one line a case, each of `cases` taken with the reference's shape, each of
+    `declined` declined."""
+    if not runs_here(isa):
+        assert len(results) == 1 and "this processor lacks" in results[0]["skipped"], results
+        return []
+    assert len(results) == len(cases) + len(declined)
+    for result in results[: len(cases)]:
+        assert result["taken"] and result["same_shape"], result
+    assert [r["taken"] for r in results[len(cases) :]] == [False] * len(declined)
+    return results[: len(cases)]
