@@ -103,8 +103,9 @@ void apply_mask(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, i
 // 2^n applied by vscalefps, the rounding by vcvtneps2bf16 (to nearest even, NaN
 // quiet, as store_bf16), no clamps past the softmax's range (its arguments are at
 // most about 0: the row's largest value is subtracted), and -inf (a masked key) or
-// anything under expf's range made 0. The same polynomial as v_exp: half the
-// instructions a value, where the AMX path spent most of its time.
+// anything under expf's range made 0. The same polynomial as v_exp
+// (exp_without_scale): half the instructions a value, where the AMX path spent
+// most of its time.
 __attribute__((target("avx512f,avx512bf16"))) float exp_sum_bf16(const float* row, int64_t n,
                                                                  float factor, float shift,
                                                                  uint16_t* bf16) {
@@ -119,15 +120,7 @@ __attribute__((target("avx512f,avx512bf16"))) float exp_sum_bf16(const float* ro
     x = _mm512_max_ps(lowest, x);  // NaN stays NaN (max returns its second operand)
     __m512 t = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512 r = _mm512_fnmadd_ps(t, _mm512_set1_ps(0.693359375f), x);
-    r = _mm512_fnmadd_ps(t, _mm512_set1_ps(-2.12194440e-4f), r);
-    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-    p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+    const __m512 p = (__m512)exp_without_scale((vf)x, (vf)t);
     __m512 y = _mm512_maskz_mov_ps(static_cast<__mmask16>(~under), _mm512_scalef_ps(p, t));
     sum = _mm512_add_ps(sum, y);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(bf16 + j), (__m256i)_mm512_cvtneps_pbh(y));

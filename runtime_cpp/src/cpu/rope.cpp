@@ -21,8 +21,7 @@ namespace mlxd::cpu::MLXD_CPU_ISA {
 namespace {
 
 int64_t offset_at(const mx::array& offset, int64_t i) {
-  const int64_t at = offset.size() == 1 ? 0 : i * offset.strides()[0];
-  return offset.dtype() == mx::int64 ? offset.data<int64_t>()[at] : offset.data<int32_t>()[at];
+  return offset.data<int32_t>()[offset.size() == 1 ? 0 : i * offset.strides()[0]];
 }
 
 struct RopeProblem {
@@ -172,7 +171,7 @@ class RopeCpu : public mx::UnaryPrimitive {
 };
 
 bool takes_offset(const mx::array& offset, const mx::array& x) {
-  if (offset.dtype() != mx::int32 && offset.dtype() != mx::int64) return false;
+  if (offset.dtype() != mx::int32) return false;
   return offset.size() == 1 || (offset.ndim() == 1 && offset.shape(0) == x.shape(0));
 }
 

@@ -31,9 +31,10 @@ namespace mlxd::cpu::MLXD_CPU_ISA {
 namespace mx = mlx::core;
 
 // x rotated (float32, bfloat16 or float16, at least 3-D, any strides; out in
-// x's dtype); `offset` an int32 or int64 scalar or one per batch entry
-// (x.shape(0) values); exactly one of `base` and `freqs` (dims / 2 floating
-// values). std::nullopt for other operands or a stream that is not the CPU's.
+// x's dtype); `offset` an int32 scalar or one per batch entry (x.shape(0)
+// values: exec_rope casts it to int32, as MLX's rope does); exactly one of
+// `base` and `freqs` (dims / 2 floating values). std::nullopt for other operands or a stream that
+// is not the CPU's.
 std::optional<mx::array> rope(const mx::array& x, int dims, bool traditional,
                               std::optional<float> base, float scale, const mx::array& offset,
                               const std::optional<mx::array>& freqs, mx::StreamOrDevice s = {});

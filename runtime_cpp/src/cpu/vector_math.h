@@ -32,23 +32,27 @@ inline vf copy_sign(vf magnitude, vf sign) {
   return (vf)(((vi)magnitude & 0x7fffffff) | ((vi)sign & static_cast<int32_t>(0x80000000u)));
 }
 
-// Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, a degree-7 polynomial in r,
-// and 2^n built in the exponent bits (in two factors, so that n = 128 still fits).
-inline vf v_exp(vf x) {
-  const float kHi = 88.7228f, kLo = -87.3365f;
-  vf xc = select(x > kHi, splat(kHi), select(x < kLo, splat(kLo), x));
-  vf t = xc * 1.44269504088896341f;
-  vi n = __builtin_convertvector(t + select(t >= 0.0f, splat(0.5f), splat(-0.5f)), vi);
-  vf nf = __builtin_convertvector(n, vf);
-  vf r = xc - nf * 0.693359375f + nf * 2.12194440e-4f;
+// Cephes' expf without its 2^n: e^r for x = n ln2 + r (nf: the integer n),
+// |r| <= ln2 / 2, r taken in two parts of ln2 and e^r a degree-7 polynomial.
+inline vf exp_without_scale(vf x, vf nf) {
+  vf r = x - nf * 0.693359375f + nf * 2.12194440e-4f;
   vf p = splat(1.9875691500e-4f);
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  vf y = p * (vf)((n + 126) << 23) * 2.0f;
+  return p * r * r + r + 1.0f;
+}
+
+// Cephes' expf: exp_without_scale, and 2^n built in the exponent bits (in two
+// factors, so that n = 128 still fits).
+inline vf v_exp(vf x) {
+  const float kHi = 88.7228f, kLo = -87.3365f;
+  vf xc = select(x > kHi, splat(kHi), select(x < kLo, splat(kLo), x));
+  vf t = xc * 1.44269504088896341f;
+  vi n = __builtin_convertvector(t + select(t >= 0.0f, splat(0.5f), splat(-0.5f)), vi);
+  vf y = exp_without_scale(xc, __builtin_convertvector(n, vf)) * (vf)((n + 126) << 23) * 2.0f;
   y = select(x > kHi, splat(std::numeric_limits<float>::infinity()), y);
   y = select(x < kLo, splat(0.0f), y);
   return select(x != x, x, y);  // NaN stays NaN
