@@ -285,8 +285,8 @@ void half_columns(const HalfProblem& p, int64_t n_begin, int64_t n_end) {
     const int64_t m1 = std::min(p.M, m0 + kRowsPerPass);
     int64_t n = n_begin;
     for (; n + nt <= n_end; n += nt) {
-      if (nt == 4) {
-        half_rows<Path, 4>(p, n, m0, m1);
+      if (nt == 4) {  // p.M == 1: the one-row tile alone (as in quantized_matmul.cpp)
+        Path::template tile<1, 4>(p, m0, n);
       } else if (nt == 2) {
         half_rows<Path, 2>(p, n, m0, m1);
       } else {

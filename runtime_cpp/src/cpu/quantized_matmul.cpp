@@ -167,8 +167,9 @@ void columns(const Problem& p, int64_t n_begin, int64_t n_end) {
   int64_t n = n_begin;
   for (; n + nt <= n_end; n += nt) {
     scales_of(n, nt, &sc, &bi);
-    if (nt == 4) {
-      rows<BITS, GS, 4>(p, n, sc, bi);
+    if (nt == 4) {  // p.M == 1: only the one-row tile (the other heights would go unused,
+                    // and were most of this file's compile time)
+      tile<BITS, GS, 1, 4>(p, 0, n, sc, bi);
     } else if (nt == 2) {
       rows<BITS, GS, 2>(p, n, sc, bi);
     } else {
