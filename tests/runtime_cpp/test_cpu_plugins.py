@@ -202,6 +202,7 @@ def test_memory_functions_reach_mlx(scenario):
         result["cache_after_clear"] = m("get_cache_memory", "cpu")
         """)
     assert result["peak"] >= 256 * 256 * 4
+    assert result["old"] == 1 << 30  # the CPU plugins' buffer cache (MLX's own: 32 MB)
     assert result["now"] == 1 << 20
     assert result["cache_after_clear"] == 0
 
