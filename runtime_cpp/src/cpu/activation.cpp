@@ -203,17 +203,7 @@ void run_softmax(const mx::array& x, mx::array& out) {
       }
     }
   };
-  const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
-  if (threads <= 1 || rows < 2 || static_cast<int64_t>(x.size()) < (1 << 15)) {
-    some_rows(0, rows);
-    return;
-  }
-  const int tasks = static_cast<int>(std::min<int64_t>(threads * 4, rows));
-  const int64_t per = (rows + tasks - 1) / tasks;
-  parallel_for(tasks, [&](int t) {
-    const int64_t begin = t * per;
-    if (begin < rows) some_rows(begin, std::min(rows, begin + per));
-  });
+  parallel_ranges(rows, static_cast<int64_t>(x.size()), some_rows);
 }
 
 class SoftmaxCpu : public mx::UnaryPrimitive {

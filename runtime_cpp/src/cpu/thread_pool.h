@@ -28,8 +28,8 @@ void parallel_for(int tasks, const std::function<void(int)>& task);
 
 // range(begin, end) over [0, count) in up to four ranges a thread, or
 // range(0, count) on the calling thread alone where `values` (what the call
-// reads and writes) is under 32768: a row-wise pass (norms, RoPE) that small
-// takes less than waking the pool.
+// reads and writes) is under 32768: a row-wise pass (norms, RoPE,
+// softmax) that small takes less than waking the pool.
 void parallel_ranges(int64_t count, int64_t values,
                      const std::function<void(int64_t, int64_t)>& range);
 
