@@ -53,7 +53,7 @@ Operand operand_of(const mx::array& a) {
   return o;
 }
 
-struct Problem {
+struct AttentionProblem {
   Operand q, k, v;
   bool has_mask = false;
   bool bool_mask = false;
@@ -78,12 +78,12 @@ void load_row(const Operand& o, int64_t b, int64_t h, int64_t i, int64_t D, floa
 }
 
 // The keys query i sees: [0, keys_seen(i)).
-int64_t keys_seen(const Problem& p, int64_t i) {
+int64_t keys_seen(const AttentionProblem& p, int64_t i) {
   return p.causal ? std::clamp<int64_t>(i + p.S - p.L + 1, 0, p.S) : p.S;
 }
 
 // The mask's row (b, h, i) applied to the first n scaled scores.
-void apply_mask(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int64_t n) {
+void apply_mask(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, float* row, int64_t n) {
   const Operand& m = p.mask;
   const char* base = m.at(b, h, i);
   const int64_t js = m.s[3];
@@ -135,7 +135,7 @@ __attribute__((target("avx512f,avx512bf16"))) float exp_sum_bf16(const float* ro
 // product reads them so). Returns 1 / their sum, or 0 for a query that sees no
 // key (its output is zeros). Without a mask the scale multiplies inside the
 // exp's pass: a positive scale keeps the largest score the largest.
-float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int64_t span,
+float exp_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, float* row, int64_t span,
               uint16_t* probs = nullptr) {
   const int64_t n = keys_seen(p, i);
   const float lowest = -std::numeric_limits<float>::infinity();
@@ -177,8 +177,8 @@ float exp_row(const Problem& p, int64_t b, int64_t h, int64_t i, float* row, int
 }
 
 // Output row i of the block, columns [d0, d0 + 32) short of D, from float32 sums times inv.
-void store_out(const Problem& p, int64_t b, int64_t h, int64_t i, int64_t d0, const float* sums,
-               float inv) {
+void store_out(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, int64_t d0,
+               const float* sums, float inv) {
   const int64_t base = ((b * p.Hq + h) * p.L + i) * p.D + d0;
   const int64_t n = std::min<int64_t>(32, p.D - d0);
   for (int64_t c = 0; c < n; ++c) store_elt(p.out, base + c, p.out_elt, sums[c] * inv);
@@ -195,7 +195,7 @@ V::T load_vector(const char* row, int64_t d, Elt e) {
 // One query (a decode step's) straight from the key and value rows, which a
 // layout would cost as much as reading once: each score a dot product, then the
 // values' rows summed by their probabilities.
-void direct_query(const Problem& p, int64_t b, int64_t h, int64_t i) {
+void direct_query(const AttentionProblem& p, int64_t b, int64_t h, int64_t i) {
   const int64_t D = p.D, hk = h / (p.Hq / p.Hk);
   const int64_t vector_part = p.k.s[3] == 1 && p.v.s[3] == 1 ? D - D % V::W : 0;
   thread_local std::vector<float> q, scores, sums;
@@ -242,7 +242,7 @@ struct VectorLayout {
   std::vector<float> keys, values;
 };
 
-void lay_out_vector(const Problem& p, int64_t bh, VectorLayout& lay) {
+void lay_out_vector(const AttentionProblem& p, int64_t bh, VectorLayout& lay) {
   const int64_t b = bh / p.Hk, h = bh % p.Hk, D = p.D, Dp = p.Dp;
   float* keys = lay.keys.data() + bh * p.Sp * Dp;
   float* values = lay.values.data() + bh * p.S * Dp;
@@ -302,7 +302,8 @@ void values_step(const float* probs, int64_t ld, int64_t keys, const float* valu
     for (int v = 0; v < NV; ++v) V::store(out[i] + v * V::W, acc[i][v]);
 }
 
-void vector_block(const Problem& p, const VectorLayout& lay, int64_t b, int64_t h, int64_t m0) {
+void vector_block(const AttentionProblem& p, const VectorLayout& lay, int64_t b, int64_t h,
+                  int64_t m0) {
   const int64_t D = p.Dp, hk = h / (p.Hq / p.Hk);
   const int64_t rows = std::min(kBlockRows, p.L - m0);
   const int64_t rows_r = round_up(rows, kMR);
@@ -367,7 +368,7 @@ void load_row_bf16(const Operand& o, int64_t b, int64_t h, int64_t i, int64_t D,
   for (int64_t d = 0; d < D; ++d) to[d] = row[d * o.s[3]];
 }
 
-void lay_out_amx(const Problem& p, int64_t bh, AmxLayout& lay) {
+void lay_out_amx(const AttentionProblem& p, int64_t bh, AmxLayout& lay) {
   const int64_t b = bh / p.Hk, h = bh % p.Hk, D = p.Dp;
   uint16_t* keys = lay.keys + bh * p.Sp * D;
   uint16_t* values = lay.values + bh * p.Sp * D;
@@ -399,7 +400,7 @@ __attribute__((target("amx-tile"))) void store_sums(float* to, int64_t ld) {
   _tile_stored(3, to + amx::kRows * ld + amx::kRows, ld * 4);
 }
 
-__attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Problem& p,
+__attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const AttentionProblem& p,
                                                                        const AmxLayout& lay,
                                                                        int64_t b, int64_t h,
                                                                        int64_t m0) {
@@ -488,7 +489,7 @@ void run_tasks(int64_t tasks, int64_t work, const std::function<void(int)>& task
   parallel_for(static_cast<int>(tasks), task);
 }
 
-void run(Problem& p, AttentionPath path) {
+void run(AttentionProblem& p, AttentionPath path) {
   const int64_t heads = p.B * p.Hk, blocks = (p.L + kBlockRows - 1) / kBlockRows;
   const int64_t work = p.B * p.Hq * p.L * p.S * p.D * 2;
   if (path == AttentionPath::direct) {
@@ -535,7 +536,7 @@ class AttentionCpu : public mx::UnaryPrimitive {
                     [scale = scale_, causal = causal_, path = path_](
                         const std::vector<mx::array>& ins, mx::array& out) {
                       const mx::array &q = ins[0], &k = ins[1];
-                      Problem p;
+                      AttentionProblem p;
                       p.q = operand_of(q);
                       p.k = operand_of(k);
                       p.v = operand_of(ins[2]);
