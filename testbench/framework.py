@@ -5,7 +5,8 @@ plugin and compared with PyTorch eager (`run_config`; the runners batch the
 configurations that can share a program: batching.py). Every run also runs the
 program through the interpreter (`execute_compiled_and_interpreted`), whose
 outputs must equal the compiled run's; with MLXD_TEST_CROSSCHECK_EVERY=N, only
-one program in N does (`crosschecked`), as in `make test`."""
+one program in N does (`crosschecked`), as in `make test`, and the others run
+their compiled chains with MLX's compile off (`mlx_compile_off`)."""
 
 from __future__ import annotations
 
@@ -123,11 +124,13 @@ def execute_compiled_and_interpreted(
     pte: bytes, args: list, method: str = "forward", crosscheck: bool = True
 ) -> list:
     """The outputs of `method` run through `executorch.runtime` with compiled
-    chains (the default), after checking (unless `crosscheck` is false) that
-    the interpreter (`MLXD_COMPILE=0`) gives the same ones, bit for bit."""
-    compiled = _execute(pte, args, method)
+    chains (the default), after checking that the interpreter (`MLXD_COMPILE=0`)
+    gives the same ones, bit for bit. Unless `crosscheck`: the compiled chains
+    alone, with MLX's compile off (`mlx_compile_off`)."""
     if not crosscheck:
-        return compiled
+        with mlx_compile_off():
+            return _execute(pte, args, method)
+    compiled = _execute(pte, args, method)
     with interpreted():
         plain = _execute(pte, args, method)
     for i, (a, b) in enumerate(zip(compiled, plain)):
@@ -144,6 +147,22 @@ def _identical(a: torch.Tensor, b: torch.Tensor) -> bool:
     if a.is_floating_point() and a.dtype == b.dtype and a.shape == b.shape:
         return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
     return torch.equal(a, b)
+
+
+@contextmanager
+def mlx_compile_off():
+    """Programs run meanwhile take the compiled path (their chains cut into
+    segments, each run as one function) with MLX's compile off: a segment's
+    function runs as it is, without MLX fusing its elementwise operations into
+    kernels, each of which MLX's CPU backend builds with g++ (0.25-0.4 s a
+    kernel; the op suite's 38 programs needed 500)."""
+    import mlx.core as mx
+
+    mx.disable_compile()
+    try:
+        yield
+    finally:
+        mx.enable_compile()
 
 
 @contextmanager
