@@ -90,6 +90,39 @@ def test_a_variant_the_processor_lacks_scores_0_and_the_listing_says_why(scenari
     assert "names an unknown feature 'avx512'" in result["report"]["libmlx-cpu-avx2.so"][2]
 
 
+OPENBLAS_THREADS = """
+    import ctypes, os
+    libc = ctypes.CDLL(None)
+    libc.getenv.restype = ctypes.c_char_p
+    before = len(os.listdir("/proc/self/task"))
+    backends.load_all()
+    (best,) = backends.list()
+    value = libc.getenv(b"OPENBLAS_NUM_THREADS")
+    result = {"threads": len(os.listdir("/proc/self/task")) - before, "name": best.name,
+              "env": value.decode() if value is not None else None,
+              "blas_kernels": best.device_properties[0].get("blas_kernels")}
+    """
+
+
+def test_openblas_starts_no_threads_and_the_environment_is_left_as_it_was(scenario, backend_dir):
+    """The OpenBLAS plugins run OpenBLAS single-threaded over their own pool; its workers,
+    started by its load where OPENBLAS_NUM_THREADS is unset or above 1, spun beside the first
+    calls. The front loads it with OPENBLAS_NUM_THREADS=1 and then puts back the caller's value
+    (plugin_front.cpp). The plugin names the kernels OpenBLAS chose (`blas_kernels`)."""
+    if best_cpu_plugin(backend_dir) == "cpu":
+        pytest.skip("built without scipy-openblas32")
+    runs = {value: scenario.run(OPENBLAS_THREADS, env={"OPENBLAS_NUM_THREADS": value})[0]
+            for value in ("1", "2")}
+    with pytest.MonkeyPatch.context() as patch:  # the scenario's environment copies ours
+        patch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+        runs[None] = scenario.run(OPENBLAS_THREADS)[0]
+    for value, result in runs.items():
+        assert result["name"] == best_cpu_plugin(backend_dir)
+        assert result["env"] == value
+        assert result["threads"] == runs["1"]["threads"], runs
+        assert result["blas_kernels"], result
+
+
 def test_mlx_backend_forces_any_variant_that_runs(scenario, backend_dir):
     for name in built(backend_dir):
         if name in ("cpu-avx2", "cpu-avx512") and not runs_here(KERNELS[name]):

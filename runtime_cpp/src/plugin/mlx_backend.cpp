@@ -3,6 +3,9 @@
 #ifdef MLXD_CPU_ISA
 #include "quantized_matmul.h"  // this CPU plugin's kernels (src/cpu/)
 #endif
+#ifdef MLXD_OPENBLAS_LIB
+#include <cblas.h>  // scipy_openblas32/include: scipy_openblas_get_corename
+#endif
 
 #include <chrono>
 #include <cstdlib>
@@ -145,6 +148,10 @@ MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
     } catch (const std::exception&) {
     }
     props["blas"] = std::string(MLXD_BLAS_NAME);
+#ifdef MLXD_OPENBLAS_LIB
+    // The kernels OpenBLAS chose as it loaded (plugin_front.cpp may choose for it).
+    props["blas_kernels"] = std::string(scipy_openblas_get_corename());
+#endif
 #ifdef MLXD_CPU_ISA
 #define MLXD_ISA_STRING_(x) #x
 #define MLXD_ISA_STRING(x) MLXD_ISA_STRING_(x)

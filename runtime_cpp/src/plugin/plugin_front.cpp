@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -76,8 +77,38 @@ const char* openblas_path() {
 
 #if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || \
     MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+#define MLXD_FRONT_LOADS_OPENBLAS 1
+// OpenBLAS reads its settings from the environment once, when it loads (its
+// constructor): in the front's scoring and in the implementation's load. For
+// those loads only, OPENBLAS_NUM_THREADS=1, then what was there is put back.
+// openblas_forward.cpp runs OpenBLAS single-threaded over our own pool, so its
+// workers would never work; started, they spun on the cores for about a tenth of
+// a second after each load, while the first calls ran (a llama-like block at
+// d=512 seq 128: 7.5-8.2 ms a call for the first 13 calls, 4.0-4.5 without them).
+class OpenBlasLoadEnvironment {
+ public:
+  OpenBlasLoadEnvironment() {
+    if (const char* old = std::getenv(kName)) saved_ = old;
+    setenv(kName, "1", 1);
+  }
+  ~OpenBlasLoadEnvironment() {
+    if (saved_) {
+      setenv(kName, saved_->c_str(), 1);
+    } else {
+      unsetenv(kName);
+    }
+  }
+  OpenBlasLoadEnvironment(const OpenBlasLoadEnvironment&) = delete;
+  OpenBlasLoadEnvironment& operator=(const OpenBlasLoadEnvironment&) = delete;
+
+ private:
+  static constexpr const char* kName = "OPENBLAS_NUM_THREADS";
+  std::optional<std::string> saved_;
+};
+
 // Whether OpenBLAS loads here; else why not, for the listing.
 bool openblas_loads(std::string* why) {
+  OpenBlasLoadEnvironment environment;
   dlerror();
   void* h = dlopen(openblas_path(), RTLD_NOW | RTLD_LOCAL);
   if (h == nullptr) {
@@ -163,6 +194,9 @@ mlxd::BackendInterface* create() {
   int flags = RTLD_NOW | RTLD_LOCAL;
 #if defined(RTLD_DEEPBIND) && !defined(__APPLE__)
   flags |= RTLD_DEEPBIND;
+#endif
+#ifdef MLXD_FRONT_LOADS_OPENBLAS
+  OpenBlasLoadEnvironment environment;  // the implementation loads OpenBLAS
 #endif
   dlerror();
   void* h = dlopen(impl.c_str(), flags);
