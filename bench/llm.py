@@ -47,7 +47,9 @@ import torch
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
+from cpu_context import our_cpu_plugin  # noqa: E402
 from mlx_delegate.llm.config import DecoderConfig  # noqa: E402  (torch only)
 from mlx_delegate.llm.model import DecoderLM  # noqa: E402
 from mlx_delegate.llm.quantize import FORMATS  # noqa: E402
@@ -257,7 +259,7 @@ def run_cpu(args) -> list[Row]:
             rows.append(Row(**result["row"]))
             if "traffic" in result:
                 traffic.append(tuple(result["traffic"]))
-    print_table(rows, "xnnpack", f"CPU ({os.cpu_count()} cores), {args.size} llama-like")
+    print_table(rows, "xnnpack", f"CPU ({os.cpu_count()} cores, {our_cpu_plugin()}), {args.size} llama-like")  # fmt: skip
     print_traffic(traffic)
     return rows
 

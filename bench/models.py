@@ -76,6 +76,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(1, str(REPO))
 
 from llama_block import BlockConfig, example_input, seeded_weights, torch_block  # noqa: E402
+from cpu_context import our_cpu_plugin  # noqa: E402
 
 CPU_SIZES = "d256s32,d512s128,d1024s1"
 GPU_SIZES = "d256s32,d512s128,d1024s1,d2048s1"
@@ -382,7 +383,7 @@ def run_cpu(args) -> None:
     load = f"load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
     systems = [s for s in CPU_SYSTEMS if s in args.systems]
     threads = f"{args.threads} thread(s) each" if args.threads else "each system's default threads"
-    title = f"CPU: {cpu_name()}, {os.cpu_count()} cores, torch {torch.__version__.split('+')[0]}, {threads}"  # fmt: skip
+    title = f"CPU: {cpu_name()}, {os.cpu_count()} cores, torch {torch.__version__.split('+')[0]}, {threads}, {our_cpu_plugin()}"  # fmt: skip
     result = dict(
         title=title,
         context=load,
