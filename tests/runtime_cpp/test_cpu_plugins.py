@@ -111,8 +111,10 @@ def test_openblas_starts_no_threads_and_the_environment_is_left_as_it_was(scenar
     (plugin_front.cpp). The plugin names the kernels OpenBLAS chose (`blas_kernels`)."""
     if best_cpu_plugin(backend_dir) == "cpu":
         pytest.skip("built without scipy-openblas32")
-    runs = {value: scenario.run(OPENBLAS_THREADS, env={"OPENBLAS_NUM_THREADS": value})[0]
-            for value in ("1", "2")}
+    runs = {
+        value: scenario.run(OPENBLAS_THREADS, env={"OPENBLAS_NUM_THREADS": value})[0]
+        for value in ("1", "2")
+    }
     with pytest.MonkeyPatch.context() as patch:  # the scenario's environment copies ours
         patch.delenv("OPENBLAS_NUM_THREADS", raising=False)
         runs[None] = scenario.run(OPENBLAS_THREADS)[0]
