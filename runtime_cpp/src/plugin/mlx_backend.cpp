@@ -149,7 +149,7 @@ MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
     }
     props["blas"] = std::string(MLXD_BLAS_NAME);
 #ifdef MLXD_OPENBLAS_LIB
-    // The kernels OpenBLAS chose as it loaded (plugin_front.cpp may choose for it).
+    // The kernels OpenBLAS chose as it loaded: by the processor, or OPENBLAS_CORETYPE.
     props["blas_kernels"] = std::string(scipy_openblas_get_corename());
 #endif
 #ifdef MLXD_CPU_ISA

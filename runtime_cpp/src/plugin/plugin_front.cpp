@@ -84,7 +84,7 @@ const char* openblas_path() {
 // openblas_forward.cpp runs OpenBLAS single-threaded over our own pool, so its
 // workers would never work; started, they spun on the cores for about a tenth of
 // a second after each load, while the first calls ran (a llama-like block at
-// d=512 seq 128: 7.5-8.2 ms a call for the first 13 calls, 4.0-4.5 without them).
+// d=512 seq 128: 7.0-8.2 ms a call for the first 13 calls, 4.4-4.7 without them).
 class OpenBlasLoadEnvironment {
  public:
   OpenBlasLoadEnvironment() {
