@@ -39,6 +39,11 @@
 #error "MLXD_SCORE_KIND must be defined"
 #endif
 
+#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || \
+    MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+#define MLXD_FRONT_LOADS_OPENBLAS 1  // scores by loading OpenBLAS, which the implementation links
+#endif
+
 #if MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
 #include "cpu_features.h"  // src/cpu: what the processor reports
 #endif
@@ -61,8 +66,7 @@ std::string own_dir() {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || \
-    MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
+#ifdef MLXD_FRONT_LOADS_OPENBLAS
 // The OpenBLAS library the implementation is linked against. MLXD_OPENBLAS_LIB
 // is its bare name, so dlopen searches this front's RUNPATH, which CMake sets
 // to the implementation's (relative to the installed plugin in the wheel): the
@@ -73,11 +77,7 @@ const char* openblas_path() {
   const char* env = std::getenv("MLX_DELEGATE_OPENBLAS_LIB");
   return env != nullptr ? env : MLXD_OPENBLAS_LIB;
 }
-#endif
 
-#if MLXD_SCORE_KIND == MLXD_SCORE_CPU_OPENBLAS || MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX2 || \
-    MLXD_SCORE_KIND == MLXD_SCORE_CPU_AVX512
-#define MLXD_FRONT_LOADS_OPENBLAS 1
 // OpenBLAS reads its settings from the environment once, when it loads (its
 // constructor): in the front's scoring and in the implementation's load. For
 // those loads only, OPENBLAS_NUM_THREADS=1, then what was there is put back.
