@@ -161,8 +161,9 @@ class QuantizedWeight:
 
     def per_group(self, t: torch.Tensor) -> torch.Tensor:
         """`t`, one value per source block, as one per MLX group of the packed
-        layout (`groups_shape`), in float64."""
-        t = t.to(torch.float64).reshape([n // k for n, k in zip(self.shape, self.block)])
+        layout (`groups_shape`), in float64: a tensor of its own, which callers
+        may change in place (an LLM embedding's groups take 66 MB a copy)."""
+        t = t.to(torch.float64, copy=True).reshape([n // k for n, k in zip(self.shape, self.block)])
         for i, k in enumerate(self.block):
             repeats = k // self.group_size if i == self.axis else k
             if repeats > 1:
@@ -228,11 +229,11 @@ class AffineWeight(QuantizedWeight):
         def scales64() -> torch.Tensor:
             return self.per_group(b.constant(self.scale))
 
-        def biases() -> torch.Tensor:
+        def biases() -> torch.Tensor:  # scale * (quant_min - zero), in place
             if self.zero_point is None:
-                return (scales64() * self.quant_min).to(dtype)
-            zero = self.per_group(b.constant(self.zero_point))
-            return (scales64() * (self.quant_min - zero)).to(dtype)
+                return scales64().mul_(self.quant_min).to(dtype)
+            offsets = self.per_group(b.constant(self.zero_point)).neg_().add_(self.quant_min)
+            return offsets.mul_(scales64()).to(dtype)
 
         def words() -> torch.Tensor:
             q = b.constant(self.q).permute(self.layout)
@@ -370,7 +371,7 @@ class Int4TensorWeight(QuantizedWeight):
             return self.per_group(b.constant(self.scale).t())
 
         def biases() -> torch.Tensor:
-            return (-scales64() * self.per_group(b.constant(self.zero_point).t())).to(dtype)
+            return scales64().neg_().mul_(self.per_group(b.constant(self.zero_point).t())).to(dtype)
 
         return Packed(
             b.computed_constant(

@@ -178,7 +178,7 @@ def test_quantizing_a_weight_by_row_slices_gives_the_whole_weights_quantization(
     owner = nn.Linear(64, 48, bias=False)
     rows = lambda start, stop: weight[start:stop]  # noqa: E731
     whole = source._quantized(owner, "layer", "weight", rows, weight.shape)
-    monkeypatch.setattr(export, "QUANTIZE_ROWS", 16)
+    monkeypatch.setattr(export, "QUANTIZE_VALUES", 16 * 64)  # 16 rows at a time
     sliced = source._quantized(owner, "layer", "weight", rows, weight.shape)
     assert len(whole) == len(sliced) == parts  # values, scales, zero points / tensor scale
     for a, b in zip(whole, sliced):

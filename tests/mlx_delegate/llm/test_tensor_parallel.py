@@ -233,7 +233,7 @@ def test_a_ranks_block_of_spread_experts_is_whole_experts():
 def test_a_ranks_rows_of_a_split_vocabulary_and_of_a_quantized_weight():
     """A split vocabulary's rows are each rank's block, and the rank knows
     where its block starts. A quantized export reads a weight in row blocks
-    (QUANTIZE_ROWS) that may pass the end of the rank's slice: it gets the
+    (QUANTIZE_VALUES) that may pass the end of the rank's slice: it gets the
     slice's rows, not the next rank's."""
     embedding = torch.randn(8, 4)
     full, part = {"embed.weight": embedding.shape}, {"embed.weight": torch.Size([4, 4])}
