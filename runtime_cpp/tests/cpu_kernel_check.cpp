@@ -6,7 +6,9 @@
 //   check: one case a line on stdin, "M N K group_size bits x_dtype scale_dtype layout"
 //          (dtypes float32/bfloat16/float16; layout contiguous, strided or batched);
 //          one JSON line each on stdout: the largest difference from MLX's
-//          quantized_matmul on float32 operands, and the largest magnitude there.
+//          quantized_matmul on float32 operands, the largest magnitude there, and
+//          the path (quantized_matmul.h: "sgemm" for many rows where OpenBLAS is
+//          linked, as in the OpenBLAS plugins; else "tiles").
 //   half-check: "M N K w_dtype x_dtype layout [out_dtype [bias]]" lines; x @ w.T of half_matmul.h
 //          (+ a bias of N values in x_dtype where the line ends in "bias")
 //          (output in x_dtype unless out_dtype says) against MLX's matmul on float32
@@ -46,7 +48,8 @@
 //          vector_us and amx_us, their rounds taken in turn.
 //   bench: "M N K group_size bits dtype" lines; for each, microseconds per product of
 //          ours and of MLX's quantized_matmul (as our exec function calls it: half
-//          precision widened to float32), on this thread's stream.
+//          precision widened to float32), on this thread's stream; where ours goes
+//          through the sgemm, the tiles too (tiles_us, their rounds taken in turn).
 // Prints {"skipped": reason} and nothing else where the processor lacks the
 // instructions of this build's kernels.
 #include <mlx/mlx.h>
@@ -62,6 +65,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "activation.h"
 #include "attention.h"
@@ -71,6 +75,9 @@
 #include "half_matmul.h"
 #include "quantized_matmul.h"
 #include "thread_pool.h"
+#ifdef MLXD_CHECK_OPENBLAS
+#include "openblas_sgemm.h"
+#endif
 
 namespace mx = mlx::core;
 namespace kernels = mlxd::cpu::MLXD_CPU_ISA;
@@ -142,11 +149,13 @@ int check() {
     mx::array scale = mx::max(mx::abs(ref));
     bool same_shape = ours->shape() == ref.shape();
     mx::eval({diff, scale});
+    const bool sgemm = kernels::through_sgemm(static_cast<int64_t>(o.x.size()) / K);
     std::printf(
         "{\"case\": \"%s\", \"taken\": true, \"dtype\": \"%s\", \"same_shape\": %s, "
-        "\"max_diff\": %.9g, \"max_ref\": %.9g}\n",
+        "\"path\": \"%s\", \"max_diff\": %.9g, \"max_ref\": %.9g}\n",
         line.c_str(), ours->dtype() == mx::float32 ? "float32" : "half",
-        same_shape ? "true" : "false", diff.item<float>(), scale.item<float>());
+        same_shape ? "true" : "false", sgemm ? "sgemm" : "tiles", diff.item<float>(),
+        scale.item<float>());
   }
   return 0;
 }
@@ -208,11 +217,24 @@ int bench() {
     // Rounds of about 10 ms of ours.
     const double flops = 2.0 * M * N * K;
     const int reps = std::max(3, static_cast<int>(2e8 / std::max(flops, 1.0)));
-    double ours = micros(
-        [&] {
-          mx::eval(*kernels::quantized_matmul(o.x, o.w, o.scales, o.biases, gs, bits, dtype));
-        },
-        reps);
+    auto product = [&] {
+      mx::eval(*kernels::quantized_matmul(o.x, o.w, o.scales, o.biases, gs, bits, dtype));
+    };
+    double ours = micros(product, reps);
+    // Where the product goes through the sgemm, the tiles timed too, in turn with it.
+    double tiles = -1;
+#ifdef MLXD_CHECK_OPENBLAS
+    if (kernels::through_sgemm(M)) {
+      std::tie(ours, tiles) = micros_in_turn(
+          product,
+          [&] {
+            kernels::set_sgemm(nullptr);
+            product();
+            kernels::set_sgemm(&kernels::openblas_sgemm_transposed_b);
+          },
+          reps);
+    }
+#endif
     bool widen = dtype != mx::float32;
     mx::array s = widen ? mx::astype(o.scales, mx::float32) : o.scales;
     mx::array b = widen ? mx::astype(o.biases, mx::float32) : o.biases;
@@ -225,8 +247,10 @@ int bench() {
           mx::eval(widen ? mx::astype(y, dtype) : y);
         },
         std::max(3, reps / 4));
-    std::printf("{\"case\": \"%s\", \"ours_us\": %.3f, \"mlx_us\": %.3f, \"threads\": %d}\n",
-                line.c_str(), ours, mlx, kernels::threads());
+    std::printf(
+        "{\"case\": \"%s\", \"ours_us\": %.3f, \"tiles_us\": %.3f, \"mlx_us\": %.3f, "
+        "\"threads\": %d}\n",
+        line.c_str(), ours, tiles, mlx, kernels::threads());
   }
   return 0;
 }
@@ -729,6 +753,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   mx::set_default_device(mx::Device(mx::Device::cpu));
+#ifdef MLXD_CHECK_OPENBLAS
+  kernels::use_openblas();  // as the OpenBLAS plugins run the kernels
+#endif
   if (mode == "check") return check();
   if (mode == "bench") return bench();
   if (mode == "half-check") return half_check();

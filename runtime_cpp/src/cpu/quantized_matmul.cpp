@@ -182,6 +182,64 @@ void columns(const Problem& p, int64_t n_begin, int64_t n_end) {
   }
 }
 
+// ---- many rows: the weight dequantized a block at a time, through the BLAS ---
+
+Sgemm g_sgemm = nullptr;  // set once, when the plugin loads (set_sgemm)
+
+// Weight rows dequantized at a time: 128 x K floats, 1 MB at K = 2048.
+constexpr int64_t kGemmBlock = 128;
+
+// Rows [n0, n0 + count) of the weight as float32, scale * q + bias, each block
+// of 32 fields in the activations' unpacking order (prepare_activations), so
+// that the BLAS's dot products pair the same fields as the tiles do.
+template <int BITS>
+void dequantize_rows(const Problem& p, int64_t n0, int64_t count, float* out) {
+  const int64_t row_bytes = p.K * BITS / 8;
+  for (int64_t j = 0; j < count; ++j) {
+    const uint8_t* w = p.w + (n0 + j) * row_bytes;
+    float* row = out + j * p.K;
+    for (int g = 0; g < p.G; ++g) {
+      const int64_t at = (n0 + j) * p.G + g;
+      const V::T scale = V::set1(load_elt(p.scales, at, p.scale_elt));
+      const V::T bias = V::set1(load_elt(p.biases, at, p.scale_elt));
+      for (int64_t k = int64_t{g} * p.group_size; k < int64_t{g + 1} * p.group_size; k += kBlock) {
+        V::T wv[kNV];
+        if constexpr (BITS == 4) {
+          unpack4(w + k / 2, wv);
+        } else {
+          unpack8(w + k, wv);
+        }
+        for (int v = 0; v < kNV; ++v) V::store(row + k + v * V::W, V::fma(scale, wv[v], bias));
+      }
+    }
+  }
+}
+
+// Output columns [n_begin, n_end), a block of weight rows at a time.
+template <int BITS>
+void gemm_columns(const Problem& p, int64_t n_begin, int64_t n_end) {
+  thread_local std::vector<float> weights, products;
+  const int64_t block = std::min(kGemmBlock, n_end - n_begin);
+  const bool direct = p.out_elt == Elt::f32;  // else float32 products, then rounded
+  weights.resize(static_cast<size_t>(block * p.K));
+  products.resize(direct ? 0 : static_cast<size_t>(p.M * block));
+  for (int64_t n0 = n_begin; n0 < n_end; n0 += block) {
+    const int64_t count = std::min(block, n_end - n0);
+    dequantize_rows<BITS>(p, n0, count, weights.data());
+    if (direct) {
+      g_sgemm(p.M, count, p.K, p.xp, p.K, weights.data(), p.K, static_cast<float*>(p.out) + n0,
+              p.N);
+      continue;
+    }
+    g_sgemm(p.M, count, p.K, p.xp, p.K, weights.data(), p.K, products.data(), count);
+    for (int64_t m = 0; m < p.M; ++m) {
+      for (int64_t j = 0; j < count; ++j) {
+        store_elt(p.out, m * p.N + n0 + j, p.out_elt, products[m * count + j]);
+      }
+    }
+  }
+}
+
 // Products below this many multiply-adds run on the calling thread alone.
 constexpr int64_t kParallelWork = 1 << 16;
 
@@ -189,7 +247,10 @@ void run(const Problem& p) {
   using Body = void (*)(const Problem&, int64_t, int64_t);
   const Body bodies[2][3] = {{&columns<4, 32>, &columns<4, 64>, &columns<4, 128>},
                              {&columns<8, 32>, &columns<8, 64>, &columns<8, 128>}};
-  const Body body = bodies[p.bits == 8][p.group_size == 32 ? 0 : p.group_size == 64 ? 1 : 2];
+  const Body body = through_sgemm(p.M) ? (p.bits == 8 ? &gemm_columns<8> : &gemm_columns<4>)
+                                       : bodies[p.bits == 8][p.group_size == 32   ? 0
+                                                             : p.group_size == 64 ? 1
+                                                                                  : 2];
   const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
   const int64_t work = p.M * p.N * p.K;
   if (threads <= 1 || work < kParallelWork || p.N < 16) {
@@ -316,6 +377,10 @@ class QuantizedMatmulCpu : public mx::UnaryPrimitive {
 };
 
 }  // namespace
+
+void set_sgemm(Sgemm sgemm) { g_sgemm = sgemm; }
+
+bool through_sgemm(int64_t rows) { return g_sgemm != nullptr && rows >= kGemmRows; }
 
 bool supports(const mx::array& x, const mx::array& w, const mx::array& scales,
               const mx::array& biases, int group_size, int bits) {

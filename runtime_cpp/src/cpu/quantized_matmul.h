@@ -10,6 +10,7 @@
 
 #include <mlx/mlx.h>
 
+#include <cstdint>
 #include <optional>
 
 #ifndef MLXD_CPU_ISA
@@ -36,5 +37,21 @@ std::optional<mx::array> quantized_matmul(const mx::array& x, const mx::array& w
 // Installs this variant's kernels as the exec_* functions' CPU products
 // (mlxd::ops::set_cpu_quantized_matmul).
 void install();
+
+// C[M, N] = A[M, K] . B[N, K]^T, row-major float32 with leading dimensions,
+// on the calling thread: a BLAS's sgemm.
+using Sgemm = void (*)(int64_t M, int64_t N, int64_t K, const float* a, int64_t lda, const float* b,
+                       int64_t ldb, float* c, int64_t ldc);
+
+// With an sgemm set, a product of kGemmRows activation rows or more
+// dequantizes the weight a block of rows at a time and hands each block to it
+// (the plugins that carry OpenBLAS set theirs, src/plugin/openblas_forward.cpp):
+// a prompt's products then run at the BLAS's float32 speed. nullptr: none.
+constexpr int64_t kGemmRows = 32;
+void set_sgemm(Sgemm sgemm);
+
+// Whether a product of `rows` activation rows (all of x's but the last axis)
+// goes through the sgemm.
+bool through_sgemm(int64_t rows);
 
 }  // namespace mlxd::cpu::MLXD_CPU_ISA

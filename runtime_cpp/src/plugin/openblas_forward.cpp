@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "openblas_sgemm.h"
 #include "thread_pool.h"
 
 #define MLXD_FORWARD_EXPORT extern "C" __attribute__((visibility("default")))
@@ -35,9 +36,10 @@ namespace {
 
 namespace pool = mlxd::cpu::MLXD_CPU_ISA;
 
-// Loaded after OpenBLAS (a dependency of this library), so its threads are set up.
-[[maybe_unused]] const bool openblas_single_threaded = [] {
-  scipy_openblas_set_num_threads(1);
+// Loaded after OpenBLAS (a dependency of this library), so its threads are set
+// up: one, and its sgemm is the quantized products' (openblas_sgemm.h).
+[[maybe_unused]] const bool openblas_set_up = [] {
+  pool::use_openblas();
   return true;
 }();
 
