@@ -128,11 +128,13 @@ def print_functions(isas: list[str], threads: int | None) -> None:
 
 
 def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> None:
-    """GFLOP/s of the widened path and the bf16 dot, timed in one process."""
+    """GFLOP/s of each path that takes the product (the widened path, the bf16
+    dot up to 128 rows, the bf16 GEMM from 32), timed in turn in one process."""
     if "avx512" not in isas:
         return
     print(
-        "| kernels | rows | out x in | widened GFLOP/s | bf16 dot GFLOP/s | dot / widened | chosen |"
+        "| kernels | rows | out x in | widened GFLOP/s | bf16 dot GFLOP/s | bf16 GEMM GFLOP/s "
+        "| chosen |"
     )
     print("|---|---:|---|---:|---:|---:|---|")
     results = run(
@@ -143,14 +145,17 @@ def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> N
         return
     for r in results:
         m, n, k = (int(v) for v in r["case"].split()[:3])
-        if "bf16_dot_us" not in r:
+        if r["path"] == "widened":
             print(f"| avx512 | {m} | {n}x{k} | this processor lacks avx512_bf16 | | | |")
             continue
+        r.setdefault(f"{r['path']}_us", r["ours_us"])  # the one path that takes it
         flops = 2.0 * m * n * k / 1e3  # per microsecond: GFLOP/s
-        widened, dot = flops / r["widened_us"], flops / r["bf16_dot_us"]
+        rates = [
+            f"{flops / r[key]:.1f}" if key in r else "-"
+            for key in ("widened_us", "bf16_dot_us", "bf16_gemm_us")
+        ]
         print(
-            f"| avx512 ({r['threads']} threads) | {m} | {n}x{k} | {widened:.1f} | {dot:.1f} | "
-            f"{dot / widened:.2f} | {r['path']} |"
+            f"| avx512 ({r['threads']} threads) | {m} | {n}x{k} | {' | '.join(rates)} | {r['path']} |"
         )
 
 

@@ -15,8 +15,8 @@
 //          operands, as check does, and the path it took
 //          ("widened" or "bf16_dot", half_matmul.h's HalfPath).
 //   half-bench: "M N K dtype" lines; ours against MLX's matmul(x, w.T) in that dtype,
-//          and, where the bf16 dot runs (bfloat16 on AVX-512 BF16), each path
-//          forced: widened_us and bf16_dot_us, their rounds taken in turn.
+//          and, where more than one path takes the product, each forced:
+//          widened_us, bf16_dot_us, bf16_gemm_us, their rounds taken in turn.
 //   act-check: "function size dtype layout lo hi [default-min]" lines (functions exp, tanh,
 //          sigmoid, erf, silu, gelu, gelu_tanh; layout contiguous, strided or special: x
 //          uniform in [lo, hi], transposed, or infinities, NaN and the ends of float32's
@@ -183,25 +183,28 @@ double micros(F&& f, int reps) {
   return best;
 }
 
-// Microseconds per call of a and of b, each the fastest of nine rounds of
+// Microseconds per call of each of `calls`, each the fastest of nine rounds of
 // `reps` calls, their rounds taken in turn: a burst of other work on the
-// machine slows both alike, not whichever ran during it.
-std::pair<double, double> micros_in_turn(const std::function<void()>& a,
-                                         const std::function<void()>& b, int reps) {
+// machine slows all alike, not whichever ran during it.
+std::vector<double> micros_in_turn(const std::vector<std::function<void()>>& calls, int reps) {
   auto round = [reps](const std::function<void()>& f) {
     auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < reps; ++i) f();
     std::chrono::duration<double, std::micro> d = std::chrono::steady_clock::now() - start;
     return d.count() / reps;
   };
-  a();  // warm-up
-  b();
-  double best_a = 1e30, best_b = 1e30;
+  for (const auto& f : calls) f();  // warm-up
+  std::vector<double> best(calls.size(), 1e30);
   for (int r = 0; r < 9; ++r) {
-    best_a = std::min(best_a, round(a));
-    best_b = std::min(best_b, round(b));
+    for (size_t i = 0; i < calls.size(); ++i) best[i] = std::min(best[i], round(calls[i]));
   }
-  return {best_a, best_b};
+  return best;
+}
+
+std::pair<double, double> micros_in_turn(const std::function<void()>& a,
+                                         const std::function<void()>& b, int reps) {
+  std::vector<double> t = micros_in_turn({a, b}, reps);
+  return {t[0], t[1]};
 }
 
 int bench() {
@@ -318,19 +321,24 @@ int half_bench() {
     const int reps = std::max(3, static_cast<int>(1e8 / (2.0 * M * N * K)));
     double ours = micros([&] { mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype)); }, reps);
     double mlx = micros([&] { mx::eval(mx::matmul(x, mx::transpose(w))); }, std::max(3, reps / 4));
-    std::string paths;
+    // Each path that takes these operands, forced, their rounds taken in turn.
     using kernels::HalfPath;
-    if (kernels::half_matmul(x, w, std::nullopt, dtype, {}, HalfPath::bf16_dot)) {
-      auto [widened, dot] = micros_in_turn(
-          [&] {
-            mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype, {}, HalfPath::widened));
-          },
-          [&] {
-            mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype, {}, HalfPath::bf16_dot));
-          },
-          reps);
-      paths =
-          ", \"widened_us\": " + json_number(widened) + ", \"bf16_dot_us\": " + json_number(dot);
+    std::vector<std::pair<std::string, std::function<void()>>> forced;
+    for (HalfPath path : {HalfPath::widened, HalfPath::bf16_dot, HalfPath::bf16_gemm}) {
+      if (kernels::half_matmul(x, w, std::nullopt, dtype, {}, path)) {
+        forced.emplace_back(kernels::half_path_name(path), [&x = x, &w = w, dtype, path] {
+          mx::eval(*kernels::half_matmul(x, w, std::nullopt, dtype, {}, path));
+        });
+      }
+    }
+    std::string paths;
+    if (forced.size() > 1) {
+      std::vector<std::function<void()>> calls;
+      for (auto& [name, call] : forced) calls.push_back(call);
+      std::vector<double> times = micros_in_turn(calls, reps);
+      for (size_t i = 0; i < forced.size(); ++i) {
+        paths += ", \"" + forced[i].first + "_us\": " + json_number(times[i]);
+      }
     }
     std::printf(
         "{\"case\": \"%s\", \"path\": \"%s\", \"ours_us\": %.3f, \"mlx_us\": %.3f%s, "

@@ -2,9 +2,10 @@
 // vector of either. Two ways through a tile (HalfPath): activations converted to
 // float32 once per call and weights widened per vector (every weight and
 // activation dtype), or, bfloat16 by bfloat16 on a processor with AVX-512 BF16,
-// both kept in bfloat16 and multiplied in pairs by vdpbf16ps. A third for
-// bfloat16 by bfloat16 with many rows, on a processor with AMX: the products of
-// 16 x 32 tiles of x by 32 x 16 tiles of w in the tile registers (Amx below).
+// both kept in bfloat16 and multiplied in pairs by vdpbf16ps. Two more for
+// bfloat16 by bfloat16 with many rows: on a processor with AMX, the products of
+// 16 x 32 tiles of x by 32 x 16 tiles of w in the tile registers (amx below);
+// without it, vdpbf16ps on register tiles of 12 rows of x by 32 of w (gemm below).
 #include "half_matmul.h"
 
 #include <mlx/backend/cpu/encoder.h>
@@ -252,6 +253,85 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void task(const HalfProb
 }
 
 }  // namespace amx
+
+// bfloat16 by bfloat16 with many rows on AVX-512 BF16 without AMX: a register
+// tile of up to kTileRows rows of x by 32 rows of w. Each step takes one pair of
+// K values: w's 32 pairs as two vectors (w laid out as AMX's B tiles are,
+// amx::lay_out: a tile row holds one pair of 16 rows of w), and each row's pair
+// of x broadcast, into 2 x kTileRows vdpbf16ps on as many float32 accumulators,
+// which stay in registers until the tile is stored: no horizontal sums and one
+// load of x per 32 products, where the bf16 dot's tiles (4 x 2 rows, each step
+// 32 values of one row pair) sum each vector across at the end and load six
+// vectors for eight instructions.
+namespace gemm {
+
+constexpr int kTileRows = 12;            // 24 accumulators, two vectors of w and one of x: 27 of 32
+constexpr int64_t kBlock = amx::kBlock;  // rows of w a tile covers (32)
+
+// Rows m0 .. m0 + MT of x (bfloat16, rows of Kp values, zeros past K) by the
+// block of w laid out at `laid`, stored to out's columns nb .. nb + valid.
+template <int MT>
+__attribute__((target("avx512bf16"))) void tile(const HalfProblem& p, const uint16_t* x, int64_t Kp,
+                                                int64_t m0, const uint16_t* laid, int64_t nb,
+                                                int valid) {
+  __m512 acc[MT][2];
+#pragma GCC unroll 12
+  for (int i = 0; i < MT; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+  const int32_t* rows[MT];  // a pair of bfloat16 values read as one 32-bit word
+#pragma GCC unroll 12
+  for (int i = 0; i < MT; ++i) rows[i] = reinterpret_cast<const int32_t*>(x + (m0 + i) * Kp);
+  for (int64_t step = 0; step < Kp / amx::kK; ++step) {
+    const uint16_t* w0 = laid + 2 * step * amx::kPackedTile;
+    const int64_t pair0 = step * amx::kRows;
+#pragma GCC unroll 16
+    for (int r = 0; r < amx::kRows; ++r) {
+      const __m512bh b0 = (__m512bh)_mm512_load_si512(w0 + r * amx::kK);
+      const __m512bh b1 = (__m512bh)_mm512_load_si512(w0 + amx::kPackedTile + r * amx::kK);
+#pragma GCC unroll 12
+      for (int i = 0; i < MT; ++i) {
+        const __m512bh a = (__m512bh)_mm512_set1_epi32(rows[i][pair0 + r]);
+        acc[i][0] = _mm512_dpbf16_ps(acc[i][0], a, b0);
+        acc[i][1] = _mm512_dpbf16_ps(acc[i][1], a, b1);
+      }
+    }
+  }
+  const size_t out_size = p.out_elt == Elt::f32 ? 4 : 2;
+  alignas(64) float sums[kBlock];
+  for (int i = 0; i < MT; ++i) {
+    _mm512_store_ps(sums, acc[i][0]);
+    _mm512_store_ps(sums + amx::kRows, acc[i][1]);
+    char* out = static_cast<char*>(p.out) + ((m0 + i) * p.N + nb) * out_size;
+    amx::store_row(sums, p.bias ? p.bias + nb : nullptr, out, p.out_elt, valid);
+  }
+}
+
+using Tile = void (*)(const HalfProblem&, const uint16_t*, int64_t, int64_t, const uint16_t*,
+                      int64_t, int);
+constexpr Tile kTiles[kTileRows + 1] = {nullptr,   &tile<1>,  &tile<2>, &tile<3>, &tile<4>,
+                                        &tile<5>,  &tile<6>,  &tile<7>, &tile<8>, &tile<9>,
+                                        &tile<10>, &tile<11>, &tile<12>};
+
+// The most blocks of w a task lays out and runs every row of x by: a tile's
+// rows of x (12 x K bfloat16) stay in the cache across them.
+constexpr int64_t kTaskBlocks = 4;
+
+// One task: `blocks` blocks of w from row n0 (short of N) by every row of x.
+void task(const HalfProblem& p, const uint16_t* x, int64_t Kp, int64_t n0, int64_t blocks) {
+  blocks = std::min(blocks, (p.N - n0 + kBlock - 1) / kBlock);
+  const int64_t block_size = Kp / amx::kK * 2 * amx::kPackedTile;
+  thread_local std::vector<uint16_t> storage;
+  uint16_t* laid = amx::aligned_values(storage, blocks * block_size);
+  for (int64_t b = 0; b < blocks; ++b) amx::lay_out(p, n0 + b * kBlock, Kp, laid + b * block_size);
+  for (int64_t m0 = 0; m0 < p.M; m0 += kTileRows) {
+    const Tile run = kTiles[std::min<int64_t>(kTileRows, p.M - m0)];
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t nb = n0 + b * kBlock;
+      run(p, x, Kp, m0, laid + b * block_size, nb, static_cast<int>(std::min(kBlock, p.N - nb)));
+    }
+  }
+}
+
+}  // namespace gemm
 #endif
 
 // Rows [m_begin, m_end) of x against weight rows n0 .. n0+NT.
@@ -347,6 +427,10 @@ bool amx_takes(const mx::array& x, const mx::array& w) {
          amx_here();
 }
 
+bool bf16_gemm_takes(const mx::array& x, const mx::array& w) {
+  return bf16_dot_takes(x, w) && rows_of(x) >= kBf16GemmMinRows;
+}
+
 // x widened to float32 (thread_local: one buffer a thread, reused), then the tiles.
 void run_widened(const mx::array& x, HalfProblem p) {
   Elt x_elt;
@@ -359,12 +443,15 @@ void run_widened(const mx::array& x, HalfProblem p) {
 }
 
 #if defined(__AVX512F__)
-// x, bfloat16, as bfloat16 rows of `row_size` values from out (the bits as they are).
-void rows_as_bf16(const mx::array& x, int64_t M, int64_t K, int64_t row_size, uint16_t* out) {
+// Rows [m_begin, m_end) of x, bfloat16, as bfloat16 rows of `row_size` values
+// from out (the bits as they are; zeros past K).
+void rows_as_bf16(const mx::array& x, int64_t m_begin, int64_t m_end, int64_t K, int64_t row_size,
+                  uint16_t* out) {
   const int64_t k_stride = x.strides().back();
-  for (int64_t m = 0; m < M; ++m) {
+  for (int64_t m = m_begin; m < m_end; ++m) {
     const uint16_t* row = static_cast<const uint16_t*>(row_of(x, m));
     uint16_t* to = out + m * row_size;
+    std::fill(to + K, to + row_size, uint16_t{0});
     if (k_stride == 1) {
       std::memcpy(to, row, static_cast<size_t>(K) * 2);
       continue;
@@ -376,7 +463,7 @@ void rows_as_bf16(const mx::array& x, int64_t M, int64_t K, int64_t row_size, ui
 void run_bf16_dot(const mx::array& x, HalfProblem p) {
   thread_local std::vector<uint16_t> xb;
   xb.resize(static_cast<size_t>(p.M * p.K));
-  rows_as_bf16(x, p.M, p.K, p.K, xb.data());
+  rows_as_bf16(x, 0, p.M, p.K, p.K, xb.data());
   p.x_bf = xb.data();
   half_run<Bf16Dot>(p);
 }
@@ -435,6 +522,33 @@ void run_amx(const mx::array& x, HalfProblem p) {
 }
 #endif
 
+#if defined(__AVX512F__)
+// x copied into rows of whole steps of 32 values (over the pool), then a task
+// per up to kTaskBlocks blocks of 32 rows of w (fewer where that leaves a
+// thread idle), as run_amx does.
+void run_bf16_gemm(const mx::array& x, HalfProblem p) {
+  const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
+  thread_local std::vector<uint16_t> storage;
+  uint16_t* xb = amx::aligned_values(storage, p.M * Kp);
+  p.x_bf = xb;
+  const int64_t blocks = (p.N + gemm::kBlock - 1) / gemm::kBlock;
+  const int64_t per_task = std::clamp<int64_t>(blocks / (2 * threads()), 1, gemm::kTaskBlocks);
+  const int tasks = static_cast<int>((blocks + per_task - 1) / per_task);
+  auto task = [&](int t) { gemm::task(p, xb, Kp, t * per_task * gemm::kBlock, per_task); };
+  if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kAmxSharedWork) {
+    rows_as_bf16(x, 0, p.M, p.K, Kp, xb);
+    for (int t = 0; t < tasks; ++t) task(t);
+    return;
+  }
+  const int64_t per_copy = (p.M + threads() - 1) / threads();
+  parallel_for(threads(), [&](int t) {
+    const int64_t begin = std::min(p.M, t * per_copy);
+    rows_as_bf16(x, begin, std::min(p.M, begin + per_copy), p.K, Kp, xb);
+  });
+  parallel_for(tasks, task);
+}
+#endif
+
 class HalfMatmulCpu : public mx::UnaryPrimitive {
  public:
   HalfMatmulCpu(mx::Stream stream, HalfPath path) : mx::UnaryPrimitive(stream), path_(path) {}
@@ -482,6 +596,7 @@ class HalfMatmulCpu : public mx::UnaryPrimitive {
       p.out = out.data<void>();
 #if defined(__AVX512F__)
       if (path == HalfPath::amx) return run_amx(x, p);
+      if (path == HalfPath::bf16_gemm) return run_bf16_gemm(x, p);
       if (path == HalfPath::bf16_dot) return run_bf16_dot(x, p);
 #endif
       run_widened(x, p);
@@ -519,7 +634,7 @@ bool half_supports(const mx::array& x, const mx::array& w, const std::optional<m
   if (w.dtype() != mx::bfloat16 && w.dtype() != mx::float16) return false;
   if (!elt_of(x.dtype(), &e) || x.ndim() < 1 || w.ndim() != 2) return false;
   if (x.shape(-1) != w.shape(1)) return false;
-  if (rows_of(x) > kHalfMatmulMaxRows && !amx_takes(x, w)) return false;
+  if (rows_of(x) > kHalfMatmulMaxRows && !amx_takes(x, w) && !bf16_gemm_takes(x, w)) return false;
   return w.is_available() && w.flags().row_contiguous;
 }
 
@@ -529,6 +644,8 @@ const char* half_path_name(HalfPath path) {
       return "amx";
     case HalfPath::bf16_dot:
       return "bf16_dot";
+    case HalfPath::bf16_gemm:
+      return "bf16_gemm";
     default:
       return "widened";
   }
@@ -536,6 +653,7 @@ const char* half_path_name(HalfPath path) {
 
 HalfPath half_path(const mx::array& x, const mx::array& w) {
   if (amx_takes(x, w)) return HalfPath::amx;
+  if (bf16_gemm_takes(x, w)) return HalfPath::bf16_gemm;
   return bf16_dot_takes(x, w) ? HalfPath::bf16_dot : HalfPath::widened;
 }
 
@@ -546,7 +664,9 @@ std::optional<mx::array> half_matmul(const mx::array& x, const mx::array& w,
   if (!half_supports(x, w, bias) || !elt_of(out_dtype, &e)) return std::nullopt;
   if (path == HalfPath::bf16_dot && !bf16_dot_takes(x, w)) return std::nullopt;
   if (path == HalfPath::amx && !amx_takes(x, w)) return std::nullopt;
-  if (path && *path != HalfPath::amx && rows_of(x) > kHalfMatmulMaxRows) return std::nullopt;
+  if (path == HalfPath::bf16_gemm && !bf16_gemm_takes(x, w)) return std::nullopt;
+  const bool any_rows = path == HalfPath::amx || path == HalfPath::bf16_gemm;
+  if (path && !any_rows && rows_of(x) > kHalfMatmulMaxRows) return std::nullopt;
   mx::Stream stream = mx::to_stream(s);
   if (stream.device.type != mx::Device::DeviceType::cpu) return std::nullopt;
   mx::Shape shape = x.shape();

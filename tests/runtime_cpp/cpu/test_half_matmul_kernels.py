@@ -3,9 +3,10 @@ each instruction set's build, against MLX's matmul on float32 operands:
 bfloat16 and float16 weights, float32 and half activations, odd K (a tail the
 vectors do not cover), one row and up to the vector paths' limit of 128, strided
 and batched activations; more rows and float32 weights are left to MLX. bfloat16 by
-bfloat16 in the AVX-512 build also through vdpbf16ps (the bf16 dot), where the
-processor has AVX-512 BF16, and through AMX tiles from 16 rows (any number of
-them) where it has AMX; without either when a test turns them off."""
+bfloat16 in the AVX-512 build also through vdpbf16ps where the processor has
+AVX-512 BF16 (the bf16 dot; from 32 rows, any number of them, the bf16 GEMM's
+register tiles), and through AMX tiles from 16 rows (any number of them) where
+it has AMX; without them when a test turns them off."""
 
 from __future__ import annotations
 
@@ -27,12 +28,12 @@ CASES = [
     "5 47 129 float16 float32 contiguous float32 bias",
 ]
 DECLINED = ["129 10 64 float16 float16 contiguous", "1 10 64 float32 float32 contiguous"]
-BEYOND_VECTORS = "129 10 64 bfloat16 bfloat16 contiguous"  # AMX's alone
+BEYOND_VECTORS = "129 10 64 bfloat16 bfloat16 contiguous"  # AMX's or the bf16 GEMM's alone
 
-# bfloat16 by bfloat16, the bf16 dot's operands: K below, at and past the 32
-# values of one vdpbf16ps, odd (the masked tail, pairs cut in half); one row
-# (tiles of four weight rows) and more (tiles of 4 x 2, then 3, 2 or 1 rows); N
-# no multiple of the tile; several threads. float32 outputs hold the float32
+# bfloat16 by bfloat16, the bf16 dot's operands (and, from 32 rows, the bf16
+# GEMM's): K below, at and past the 32 values of one vdpbf16ps, odd (the masked
+# tail, pairs cut in half); one row (tiles of four weight rows) and more (tiles
+# of 4 x 2, then 3, 2 or 1 rows); N no multiple of the tile; several threads. float32 outputs hold the float32
 # sums to float32 rounding, where a bfloat16 output's rounding would hide a
 # wrong pair or a lost tail value.
 BF16_DOT_CASES = [
@@ -49,10 +50,11 @@ BF16_DOT_CASES = [
     "128 19 70 bfloat16 bfloat16 contiguous float16",
     "2 9 33 bfloat16 bfloat16 contiguous float32 bias",
 ]
-# The AMX path's operands: one tile of rows and more (16, 17, 31, 33, past the
-# vector paths' 128, an audio window's 1500); N within a tile, past one and past
-# a task's 32; K below, at and past a tile row's 32, odd (a pair cut in half);
-# strided and batched rows; every output dtype.
+# The AMX path's operands, and the bf16 GEMM's from 32 rows: one tile of rows
+# and more (16, 17, 31, 33, past the vector paths' 128, an audio window's 1500;
+# the GEMM's tiles of 12 rows and their remainders); N within a tile, past one
+# and past a task's 32; K below, at and past a tile row's 32, odd (a pair cut in
+# half); strided and batched rows; every output dtype.
 AMX_CASES = [
     "16 20 33 bfloat16 bfloat16 contiguous float32",
     "17 1 64 bfloat16 bfloat16 contiguous float32",
@@ -84,13 +86,25 @@ def has_amx() -> bool:
     return has_bf16_dot() and {"amx_tile", "amx_bf16"} <= cpu_flags()
 
 
+def rows(case: str) -> int:
+    """x's rows: M, or two of M where batched ([2, M, K])."""
+    fields = case.split()
+    return int(fields[0]) * (2 if fields[5] == "batched" else 1)
+
+
+def bf16_dot_path(case: str) -> str:
+    """The path of a bfloat16 product where vdpbf16ps runs and AMX does not:
+    from 32 rows (half_matmul.h's kBf16GemmMinRows) the bf16 GEMM."""
+    return "bf16_gemm" if rows(case) >= 32 else "bf16_dot"
+
+
 def expected_path(isa: str, case: str) -> str:
     fields = case.split()
     if isa != "avx512" or fields[3:5] != ["bfloat16", "bfloat16"]:
         return "widened"
-    if has_amx() and int(fields[0]) >= 16:
+    if has_amx() and rows(case) >= 16:
         return "amx"
-    return "bf16_dot" if has_bf16_dot() else "widened"
+    return bf16_dot_path(case) if has_bf16_dot() else "widened"
 
 
 def assert_equals_mlx(result: dict) -> None:
@@ -128,15 +142,15 @@ def test_half_products_equal_mlx_matmul(runtime_build, isa):
     declined = results[len(CASES) : len(CASES) + len(DECLINED)]
     assert [r["taken"] for r in declined] == [False] * len(DECLINED)
     beyond = results[-1]
-    assert beyond["taken"] == (isa == "avx512" and has_amx()), beyond
+    assert beyond["taken"] == (isa == "avx512" and has_bf16_dot()), beyond
     if beyond["taken"]:
         assert_equals_mlx(beyond)
-        assert beyond["path"] == "amx", beyond
+        assert beyond["path"] == expected_path(isa, BEYOND_VECTORS), beyond
 
 
 def test_bf16_dot_taken_where_the_processor_has_it(runtime_build):
     """With AMX turned off (a forced report), so that its rows of 16 or more
-    go through the bf16 dot too."""
+    go through vdpbf16ps too: the bf16 dot, or from 32 rows the bf16 GEMM."""
     if not has_bf16_dot():
         pytest.skip("this processor lacks avx512_bf16 (/proc/cpuinfo): no bf16 dot to check")
     results = run_kernel_check(
@@ -145,7 +159,7 @@ def test_bf16_dot_taken_where_the_processor_has_it(runtime_build):
     assert len(results) == len(BF16_DOT_CASES)
     for result in results:
         assert_equals_mlx(result)
-        assert result["path"] == "bf16_dot", result
+        assert result["path"] == bf16_dot_path(result["case"]), result
 
 
 def test_amx_taken_where_the_processor_has_it(runtime_build):
@@ -159,17 +173,20 @@ def test_amx_taken_where_the_processor_has_it(runtime_build):
 
 
 def test_amx_cases_without_amx(runtime_build):
-    """A forced report without AMX: its cases of up to 128 rows go through the
-    bf16 dot, more are left to MLX."""
+    """A forced report without AMX: its cases go through the bf16 dot below 32
+    rows and the bf16 GEMM from there (any number of rows); without AVX-512 BF16
+    too, those of up to 128 rows are widened and more left to MLX."""
     results = avx512_forced(runtime_build, AMX_CASES, V4_WITHOUT_AMX)
     if results is None:
         return
     for result in results:
-        if int(result["case"].split()[0]) > 128:
+        if not has_bf16_dot() and rows(result["case"]) > 128:
             assert not result["taken"], result
             continue
         assert_equals_mlx(result)
-        assert result["path"] == ("bf16_dot" if has_bf16_dot() else "widened"), result
+        assert result["path"] == (
+            bf16_dot_path(result["case"]) if has_bf16_dot() else "widened"
+        ), result
 
 
 def test_bf16_products_without_the_bf16_dot(runtime_build):
@@ -186,8 +203,9 @@ def test_bf16_products_without_the_bf16_dot(runtime_build):
 @pytest.mark.parametrize("rows", [4, 48, 160])
 def test_bf16_products_end_to_end_equal_eager(rows):
     """A bfloat16 MLP lowered and run through executorch.runtime on the best CPU
-    plugin: the vector paths' rows (4), and rows the AMX path takes where the
-    processor has it (48; 160, past the vector paths' 128), against eager."""
+    plugin: the vector paths' rows (4), and rows the AMX path or the bf16 GEMM
+    takes where the processor has them (48; 160, past the vector paths' 128),
+    against eager."""
     import torch
     from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
