@@ -257,7 +257,7 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void task(const HalfProb
 // bfloat16 by bfloat16 with many rows on AVX-512 BF16 without AMX: a register
 // tile of up to kTileRows rows of x by 32 rows of w. Each step takes one pair of
 // K values: w's 32 pairs as two vectors (w laid out as AMX's B tiles are,
-// amx::lay_out: a tile row holds one pair of 16 rows of w), and each row's pair
+// amx::lay_out: a tile row holds one pair of K values of 16 rows of w), and each row's pair
 // of x broadcast, into 2 x kTileRows vdpbf16ps on as many float32 accumulators,
 // which stay in registers until the tile is stored: no horizontal sums and one
 // load of x per 32 products, where the bf16 dot's tiles (4 x 2 rows, each step
