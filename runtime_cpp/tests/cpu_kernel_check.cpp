@@ -13,7 +13,7 @@
 //          (+ a bias of N values in x_dtype where the line ends in "bias")
 //          (output in x_dtype unless out_dtype says) against MLX's matmul on float32
 //          operands, as check does, and the path it took
-//          ("widened" or "bf16_dot", half_matmul.h's HalfPath).
+//          (half_matmul.h's HalfPath: "widened", "bf16_dot", "bf16_gemm" or "amx").
 //   half-bench: "M N K dtype" lines; ours against MLX's matmul(x, w.T) in that dtype,
 //          and, where more than one path takes the product, each forced:
 //          widened_us, bf16_dot_us, bf16_gemm_us, their rounds taken in turn.

@@ -243,14 +243,18 @@ void gemm_columns(const Problem& p, int64_t n_begin, int64_t n_end) {
 // Products below this many multiply-adds run on the calling thread alone.
 constexpr int64_t kParallelWork = 1 << 16;
 
+using Body = void (*)(const Problem&, int64_t, int64_t);
+
+// What computes a range of output columns: the sgemm for many rows, else the tiles.
+Body body_of(const Problem& p) {
+  if (through_sgemm(p.M)) return p.bits == 8 ? &gemm_columns<8> : &gemm_columns<4>;
+  const Body tiles[2][3] = {{&columns<4, 32>, &columns<4, 64>, &columns<4, 128>},
+                            {&columns<8, 32>, &columns<8, 64>, &columns<8, 128>}};
+  return tiles[p.bits == 8][p.group_size == 32 ? 0 : p.group_size == 64 ? 1 : 2];
+}
+
 void run(const Problem& p) {
-  using Body = void (*)(const Problem&, int64_t, int64_t);
-  const Body bodies[2][3] = {{&columns<4, 32>, &columns<4, 64>, &columns<4, 128>},
-                             {&columns<8, 32>, &columns<8, 64>, &columns<8, 128>}};
-  const Body body = through_sgemm(p.M) ? (p.bits == 8 ? &gemm_columns<8> : &gemm_columns<4>)
-                                       : bodies[p.bits == 8][p.group_size == 32   ? 0
-                                                             : p.group_size == 64 ? 1
-                                                                                  : 2];
+  const Body body = body_of(p);
   const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
   const int64_t work = p.M * p.N * p.K;
   if (threads <= 1 || work < kParallelWork || p.N < 16) {
