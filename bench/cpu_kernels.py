@@ -129,7 +129,7 @@ def print_functions(isas: list[str], threads: int | None) -> None:
 
 def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> None:
     """GFLOP/s of each path that takes the product (the widened path, the bf16
-    dot up to 128 rows, the bf16 GEMM from 32), timed in turn in one process."""
+    dot up to 128 rows, the bf16 GEMM from 8), timed in turn in one process."""
     if "avx512" not in isas:
         return
     print(

@@ -4,7 +4,7 @@ bfloat16 and float16 weights, float32 and half activations, odd K (a tail the
 vectors do not cover), one row and up to the vector paths' limit of 128, strided
 and batched activations; more rows and float32 weights are left to MLX. bfloat16 by
 bfloat16 in the AVX-512 build also through vdpbf16ps where the processor has
-AVX-512 BF16 (the bf16 dot; from 32 rows, any number of them, the bf16 GEMM's
+AVX-512 BF16 (the bf16 dot; from 8 rows, any number of them, the bf16 GEMM's
 register tiles), and through AMX tiles from 16 rows (any number of them) where
 it has AMX; without them when a test turns them off."""
 
@@ -30,7 +30,7 @@ CASES = [
 DECLINED = ["129 10 64 float16 float16 contiguous", "1 10 64 float32 float32 contiguous"]
 BEYOND_VECTORS = "129 10 64 bfloat16 bfloat16 contiguous"  # AMX's or the bf16 GEMM's alone
 
-# bfloat16 by bfloat16, the bf16 dot's operands (and, from 32 rows, the bf16
+# bfloat16 by bfloat16, the bf16 dot's operands (and, from 8 rows, the bf16
 # GEMM's): K below, at and past the 32 values of one vdpbf16ps, odd (the masked
 # tail, pairs cut in half); one row (tiles of four weight rows) and more (tiles
 # of 4 x 2, then 3, 2 or 1 rows); N no multiple of the tile; several threads. float32 outputs hold the float32
@@ -50,7 +50,7 @@ BF16_DOT_CASES = [
     "128 19 70 bfloat16 bfloat16 contiguous float16",
     "2 9 33 bfloat16 bfloat16 contiguous float32 bias",
 ]
-# The AMX path's operands, and the bf16 GEMM's from 32 rows: one tile of rows
+# The AMX path's operands, and the bf16 GEMM's from 8 rows: one tile of rows
 # and more (16, 17, 31, 33, past the vector paths' 128, an audio window's 1500;
 # the GEMM's tiles of 12 rows and their remainders); N within a tile, past one
 # and past a task's 32; K below, at and past a tile row's 32, odd (a pair cut in
@@ -94,8 +94,8 @@ def rows(case: str) -> int:
 
 def bf16_dot_path(case: str) -> str:
     """The path of a bfloat16 product where vdpbf16ps runs and AMX does not:
-    from 32 rows (half_matmul.h's kBf16GemmMinRows) the bf16 GEMM."""
-    return "bf16_gemm" if rows(case) >= 32 else "bf16_dot"
+    from 8 rows (half_matmul.h's kBf16GemmMinRows) the bf16 GEMM."""
+    return "bf16_gemm" if rows(case) >= 8 else "bf16_dot"
 
 
 def expected_path(isa: str, case: str) -> str:
@@ -150,7 +150,7 @@ def test_half_products_equal_mlx_matmul(runtime_build, isa):
 
 def test_bf16_dot_taken_where_the_processor_has_it(runtime_build):
     """With AMX turned off (a forced report), so that its rows of 16 or more
-    go through vdpbf16ps too: the bf16 dot, or from 32 rows the bf16 GEMM."""
+    go through vdpbf16ps too: the bf16 dot, or from 8 rows the bf16 GEMM."""
     if not has_bf16_dot():
         pytest.skip("this processor lacks avx512_bf16 (/proc/cpuinfo): no bf16 dot to check")
     results = run_kernel_check(
@@ -173,7 +173,7 @@ def test_amx_taken_where_the_processor_has_it(runtime_build):
 
 
 def test_amx_cases_without_amx(runtime_build):
-    """A forced report without AMX: its cases go through the bf16 dot below 32
+    """A forced report without AMX: its cases go through the bf16 dot below 8
     rows and the bf16 GEMM from there (any number of rows); without AVX-512 BF16
     too, those of up to 128 rows are widened and more left to MLX."""
     results = avx512_forced(runtime_build, AMX_CASES, V4_WITHOUT_AMX)
