@@ -228,9 +228,10 @@ __attribute__((target("avx512bf16"))) void store_row(const float* sums, const fl
   }
 }
 
-// The most blocks of kBlock rows of w a task takes: each 32 rows of x, once
-// loaded into the cache, serve all of them (from one x tile stream per block of
-// w, 1500 rows by 3072 x 768 went from 11-13 ms to 6-10 on two threads).
+// The most blocks of kBlock rows of w a task takes (the bf16 GEMM's too): rows
+// of x, once loaded into the cache, serve all of them (AMX: from one x tile
+// stream per block of w, 1500 rows by 3072 x 768 went from 11-13 ms to 6-10 on
+// two threads).
 constexpr int64_t kTaskBlocks = 4;
 
 // One task: `blocks` blocks of w from row n0 (short of N) by every row of x.
@@ -340,10 +341,6 @@ using Tile = void (*)(const HalfProblem&, const uint16_t*, int64_t, int64_t, con
 constexpr Tile kTiles[kTileRows + 1] = {nullptr,   &tile<1>,  &tile<2>, &tile<3>, &tile<4>,
                                         &tile<5>,  &tile<6>,  &tile<7>, &tile<8>, &tile<9>,
                                         &tile<10>, &tile<11>, &tile<12>};
-
-// The most blocks of w a task lays out and runs every row of x by: a tile's
-// rows of x (12 x K bfloat16) stay in the cache across them.
-constexpr int64_t kTaskBlocks = 4;
 
 // One task: `blocks` blocks of w from row n0 (short of N) by every row of x.
 void task(const HalfProblem& p, const uint16_t* x, int64_t Kp, int64_t n0, int64_t blocks) {
@@ -520,62 +517,58 @@ void tiles_as_bf16(const mx::array& x, int64_t m_begin, int64_t m_end, int64_t K
   }
 }
 
-// Multiply-adds below which an AMX call runs on the calling thread alone (about
-// 10 us of tiles): waking the pool would cost more, and its workers spin after.
-constexpr int64_t kAmxSharedWork = int64_t{1} << 22;
+// Multiply-adds below which a call of the AMX path or the bf16 GEMM runs on the
+// calling thread alone (about 10 us of tiles): waking the pool would cost more,
+// and its workers spin after.
+constexpr int64_t kTilesSharedWork = int64_t{1} << 22;
 
-// x copied into zero-padded tiles (amx:: says why), then a task per up to
-// kTaskBlocks blocks of 32 rows of w (fewer where that leaves a thread idle).
+// The AMX path's and the bf16 GEMM's work: x's copy, copy(begin, end) over its
+// `rows` rows (cut at multiples of `align`), then task(n0, blocks) for every
+// amx::kTaskBlocks blocks of 32 rows of w (fewer where that leaves a thread
+// idle). Both over the pool, x's copy too (a window's 1500 rows: megabytes,
+// which one thread copied while the others waited), unless the product is small.
+template <typename Copy, typename Task>
+void copy_x_then_blocks_of_w(const HalfProblem& p, int64_t rows, int64_t align, Copy copy,
+                             Task task) {
+  const int64_t blocks = (p.N + amx::kBlock - 1) / amx::kBlock;
+  const int64_t per_task = std::clamp<int64_t>(blocks / (2 * threads()), 1, amx::kTaskBlocks);
+  const int tasks = static_cast<int>((blocks + per_task - 1) / per_task);
+  auto run = [&](int t) { task(t * per_task * amx::kBlock, per_task); };
+  if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kTilesSharedWork) {
+    copy(0, rows);
+    for (int t = 0; t < tasks; ++t) run(t);
+    return;
+  }
+  const int64_t per_copy = ((rows + align - 1) / align + threads() - 1) / threads() * align;
+  parallel_for(threads(), [&](int t) {
+    const int64_t begin = std::min(rows, t * per_copy);
+    copy(begin, std::min(rows, begin + per_copy));
+  });
+  parallel_for(tasks, run);
+}
+
+// x copied into zero-padded tiles (amx:: says why), in blocks of whole tiles.
 void run_amx(const mx::array& x, HalfProblem p) {
   const int64_t Mp = (p.M + amx::kBlock - 1) / amx::kBlock * amx::kBlock;
   const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
   thread_local std::vector<uint16_t> storage;
   uint16_t* xb = amx::aligned_values(storage, Mp * Kp);
   p.x_bf = xb;
-  const int64_t blocks = (p.N + amx::kBlock - 1) / amx::kBlock;
-  const int64_t per_task = std::clamp<int64_t>(blocks / (2 * threads()), 1, amx::kTaskBlocks);
-  const int tasks = static_cast<int>((blocks + per_task - 1) / per_task);
-  auto task = [&](int t) { amx::task(p, t * per_task * amx::kBlock, per_task, Mp, Kp); };
-  if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kAmxSharedWork) {
-    tiles_as_bf16(x, 0, Mp, p.K, Kp, xb);
-    for (int t = 0; t < tasks; ++t) task(t);
-    return;
-  }
-  // x's copy over the pool too (a window's 1500 rows: megabytes, which one
-  // thread copied while the others waited), in blocks of whole tiles.
-  const int64_t tile_rows = Mp / amx::kRows, per_copy = (tile_rows + threads() - 1) / threads();
-  parallel_for(threads(), [&](int t) {
-    const int64_t begin = t * per_copy * amx::kRows;
-    tiles_as_bf16(x, std::min(begin, Mp), std::min(Mp, begin + per_copy * amx::kRows), p.K, Kp, xb);
-  });
-  parallel_for(tasks, task);
+  copy_x_then_blocks_of_w(
+      p, Mp, amx::kRows,
+      [&](int64_t begin, int64_t end) { tiles_as_bf16(x, begin, end, p.K, Kp, xb); },
+      [&](int64_t n0, int64_t blocks) { amx::task(p, n0, blocks, Mp, Kp); });
 }
-#endif
 
-#if defined(__AVX512F__)
-// x copied into rows of whole steps of 32 values (over the pool), then a task
-// per up to kTaskBlocks blocks of 32 rows of w (fewer where that leaves a
-// thread idle), as run_amx does.
+// x copied into rows of whole steps of 32 values.
 void run_bf16_gemm(const mx::array& x, HalfProblem p) {
   const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
   thread_local std::vector<uint16_t> storage;
   uint16_t* xb = amx::aligned_values(storage, p.M * Kp);
   p.x_bf = xb;
-  const int64_t blocks = (p.N + gemm::kBlock - 1) / gemm::kBlock;
-  const int64_t per_task = std::clamp<int64_t>(blocks / (2 * threads()), 1, gemm::kTaskBlocks);
-  const int tasks = static_cast<int>((blocks + per_task - 1) / per_task);
-  auto task = [&](int t) { gemm::task(p, xb, Kp, t * per_task * gemm::kBlock, per_task); };
-  if (threads() <= 1 || tasks < 2 || p.M * p.N * p.K < kAmxSharedWork) {
-    rows_as_bf16(x, 0, p.M, p.K, Kp, xb);
-    for (int t = 0; t < tasks; ++t) task(t);
-    return;
-  }
-  const int64_t per_copy = (p.M + threads() - 1) / threads();
-  parallel_for(threads(), [&](int t) {
-    const int64_t begin = std::min(p.M, t * per_copy);
-    rows_as_bf16(x, begin, std::min(p.M, begin + per_copy), p.K, Kp, xb);
-  });
-  parallel_for(tasks, task);
+  copy_x_then_blocks_of_w(
+      p, p.M, 1, [&](int64_t begin, int64_t end) { rows_as_bf16(x, begin, end, p.K, Kp, xb); },
+      [&](int64_t n0, int64_t blocks) { gemm::task(p, xb, Kp, n0, blocks); });
 }
 #endif
 
