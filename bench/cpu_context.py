@@ -15,12 +15,14 @@ REPO = Path(__file__).resolve().parents[1]
 PROBE = """
 from mlx_delegate.host import backends
 (best,) = backends.list()
-print(best.name, best.device_properties[0].get("blas_kernels") or "")
+props = best.device_properties[0]
+print(best.name, props.get("float_gemm") or "-", props.get("blas_kernels") or "")
 """
 
 
 def our_cpu_plugin() -> str:
-    """e.g. "ours on cpu-avx512, OpenBLAS's Haswell kernels (OPENBLAS_CORETYPE=Haswell)".
+    """e.g. "ours on cpu-avx512, OpenBLAS's Haswell kernels (OPENBLAS_CORETYPE=Haswell), float32
+    products of 8 rows or more in our AVX-512 GEMM".
     Asked in a process of its own: the caller's process keeps no plugin loaded."""
     proc = subprocess.run(
         [sys.executable, "-c", PROBE],
@@ -30,10 +32,12 @@ def our_cpu_plugin() -> str:
     )
     if proc.returncode != 0:
         return "ours: no CPU plugin loaded"
-    name, _, kernels = proc.stdout.strip().splitlines()[-1].partition(" ")
+    name, float_gemm, *kernels = proc.stdout.strip().splitlines()[-1].split(" ", 2)
     text = f"ours on {name}"
-    if kernels:
-        text += f", OpenBLAS's {kernels} kernels"
+    if kernels and kernels[0]:
+        text += f", OpenBLAS's {kernels[0]} kernels"
         if "OPENBLAS_CORETYPE" in os.environ:
             text += f" (OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']})"
+    if float_gemm != "-":
+        text += f", float32 products of 8 rows or more in our {float_gemm} GEMM"
     return text

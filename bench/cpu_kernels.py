@@ -7,10 +7,13 @@ encoder window's (1500 x 3072). Last, bfloat16 by bfloat16 both ways in the
 AVX-512 build where the processor has AVX-512 BF16: each weight vector widened
 to float32 (the path before) and vdpbf16ps (half_matmul.cpp's bf16 dot), in
 GFLOP/s, at a decode step's rows (1) and a prompt's (16, 128), with the path
-the kernel chooses.
+the kernel chooses. And float32 products of a prompt's rows in the AVX-512
+build's own GEMM (float_gemm.h) against OpenBLAS's sgemm on as many threads,
+with the kernels OpenBLAS chose (OPENBLAS_CORETYPE, where set, names them).
 
     .venv/bin/python bench/cpu_kernels.py [--isas portable,avx2,avx512] [--threads N]
-        [--tables products,functions,bf16-paths] [--rows 1,4] [--bf16-rows 1,16,128]
+        [--tables products,functions,bf16-paths,float-gemm] [--rows 1,4]
+        [--bf16-rows 1,16,128] [--float-rows 8,32,128,512]
 
 Runs build/runtime/mlxd-cpu-kernel-check-<isa> (built with the test plugins:
 runtime_cpp/build.sh --test-plugins), which times, in one process, each product
@@ -55,7 +58,7 @@ def run(isa: str, mode: str, lines: list[str], threads: int | None) -> list[dict
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
-TABLES = ("products", "functions", "bf16-paths")
+TABLES = ("products", "functions", "bf16-paths", "float-gemm")
 
 
 def main(argv=None) -> int:
@@ -64,6 +67,9 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", default="1,4", help="rows of activations (decode: 1)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--bf16-rows", default="1,16,128", help="rows of the bf16 paths' table")
+    parser.add_argument(
+        "--float-rows", default="8,32,128,512", help="rows of the float GEMM's table"
+    )
     parser.add_argument("--tables", default=",".join(TABLES), help=f"some of {','.join(TABLES)}")
     args = parser.parse_args(argv)
     tables = args.tables.split(",")
@@ -77,6 +83,8 @@ def main(argv=None) -> int:
         print_functions(isas, args.threads)
     if "bf16-paths" in tables:
         print_bf16_paths(isas, [int(r) for r in args.bf16_rows.split(",")], args.threads)
+    if "float-gemm" in tables:
+        print_float_gemm(isas, [int(r) for r in args.float_rows.split(",")], args.threads)
     return 0
 
 
@@ -156,6 +164,32 @@ def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> N
         ]
         print(
             f"| avx512 ({r['threads']} threads) | {m} | {n}x{k} | {' | '.join(rates)} | {r['path']} |"
+        )
+
+
+def print_float_gemm(isas: list[str], rows: list[int], threads: int | None) -> None:
+    """GFLOP/s of our float32 GEMM and of OpenBLAS's sgemm (its own threads, as
+    many), x @ w.T with w [out, in], timed in turn in one process."""
+    if "avx512" not in isas:
+        return
+    coretype = os.environ.get("OPENBLAS_CORETYPE")
+    blas = f"OpenBLAS ({coretype}) GFLOP/s" if coretype else "OpenBLAS GFLOP/s"
+    print(f"\n| kernels | rows | out x in | ours GFLOP/s | {blas} | ours / OpenBLAS |")
+    print("|---|---:|---|---:|---:|---:|")
+    results = run(
+        "avx512", "float-bench", [f"{m} {n} {k}" for m in rows for n, k in SHAPES], threads
+    )
+    if "skipped" in results[0]:
+        print(f"| avx512 | {results[0]['skipped']} | | | | |")
+        return
+    for r in results:
+        m, n, k = (int(v) for v in r["case"].split())
+        flops = 2.0 * m * n * k / 1e3  # per microsecond: GFLOP/s
+        theirs = f"{flops / r['openblas_us']:.1f}" if r["openblas_us"] > 0 else "-"
+        ratio = f"{r['openblas_us'] / r['ours_us']:.2f}x" if r["openblas_us"] > 0 else "-"
+        print(
+            f"| avx512 ({r['threads']} threads) | {m} | {n}x{k} | {flops / r['ours_us']:.1f} "
+            f"| {theirs} | {ratio} |"
         )
 
 

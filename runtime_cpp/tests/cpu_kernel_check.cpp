@@ -46,6 +46,13 @@
 //          fast::scaled_dot_product_attention (on float32 operands for half dtypes, as
 //          our exec function ran it), and, where AMX runs, each path forced:
 //          vector_us and amx_us, their rounds taken in turn.
+//   float-check: "M N K b_layout alpha beta [padded]" lines (b_layout nk: B stored [N, K], as a
+//          linear layer's weight, or kn: [K, N]; padded: every operand's rows longer than
+//          they need); float_gemm.h's C = alpha A op(B) + beta C against the same sums in
+//          double precision: the largest difference and the largest magnitude there, and
+//          whether the build has the GEMM ("taken").
+//   float-bench: "M N K" lines (B stored [N, K]); microseconds per product of ours and of
+//          OpenBLAS's sgemm on as many threads (where linked), their rounds taken in turn.
 //   bench: "M N K group_size bits dtype" lines; for each, microseconds per product of
 //          ours and of MLX's quantized_matmul (as our exec function calls it: half
 //          precision widened to float32), on this thread's stream; where ours goes
@@ -70,6 +77,7 @@
 #include "activation.h"
 #include "attention.h"
 #include "cpu_features.h"
+#include "float_gemm.h"
 #include "norm.h"
 #include "rope.h"
 #include "half_matmul.h"
@@ -345,6 +353,84 @@ int half_bench() {
         "\"threads\": %d}\n",
         line.c_str(), kernels::half_path_name(kernels::half_path(x, w)), ours, mlx, paths.c_str(),
         kernels::threads());
+  }
+  return 0;
+}
+
+// Random float32 values, uniform in [-1, 1).
+std::vector<float> random_floats(size_t n, uint64_t seed) {
+  mx::array v =
+      mx::random::uniform(-1.0f, 1.0f, {static_cast<int>(n)}, mx::float32, mx::random::key(seed));
+  mx::eval(v);
+  return std::vector<float>(v.data<float>(), v.data<float>() + n);
+}
+
+int float_check() {
+  std::string line;
+  uint64_t seed = 300;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    int64_t M, N, K;
+    float alpha, beta;
+    std::string layout, padded;
+    in >> M >> N >> K >> layout >> alpha >> beta >> padded;
+    const bool nk = layout == "nk";
+    const int64_t pad = padded == "padded" ? 5 : 0;
+    const int64_t lda = K + pad, ldb = (nk ? K : N) + pad, ldc = N + pad;
+    std::vector<float> a = random_floats(M * lda, ++seed),
+                       b = random_floats((nk ? N : K) * ldb, ++seed);
+    std::vector<float> c = random_floats(M * ldc, ++seed), before = c;
+    if (beta == 0.0f) std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
+    const bool taken =
+        kernels::float_gemm(M, N, K, alpha, a.data(), lda, b.data(), ldb, nk, beta, c.data(), ldc);
+    double max_diff = 0, max_ref = 0;
+    for (int64_t m = 0; m < M && taken; ++m) {
+      for (int64_t n = 0; n < N; ++n) {
+        double sum = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          sum += double(a[m * lda + k]) * (nk ? b[n * ldb + k] : b[k * ldb + n]);
+        }
+        const double ref = alpha * sum + (beta == 0.0f ? 0.0 : beta * double(before[m * ldc + n]));
+        const double got = c[m * ldc + n];
+        max_diff = std::isnan(got) ? INFINITY : std::max(max_diff, std::abs(got - ref));
+        max_ref = std::max(max_ref, std::abs(ref));
+      }
+    }
+    std::printf("{\"case\": \"%s\", \"taken\": %s, \"max_diff\": %s, \"max_ref\": %.9g}\n",
+                line.c_str(), taken ? "true" : "false", json_number(max_diff).c_str(), max_ref);
+  }
+  return 0;
+}
+
+int float_bench() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    int64_t M, N, K;
+    in >> M >> N >> K;
+    std::vector<float> a = random_floats(M * K, 1), b = random_floats(N * K, 2), c(M * N);
+    const int reps = std::max(3, static_cast<int>(2e8 / (2.0 * M * N * K)));
+    auto ours = [&] {
+      kernels::float_gemm(M, N, K, 1.0f, a.data(), K, b.data(), K, true, 0.0f, c.data(), N);
+    };
+    double openblas = -1, mine = -1;
+#ifdef MLXD_CHECK_OPENBLAS
+    auto theirs = [&] {
+      scipy_openblas_set_num_threads(kernels::threads());
+      scipy_cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0f, a.data(), K,
+                        b.data(), K, 0.0f, c.data(), N);
+      scipy_openblas_set_num_threads(1);
+    };
+    std::tie(mine, openblas) = micros_in_turn(ours, theirs, reps);
+#else
+    mine = micros(ours, reps);
+#endif
+    std::printf(
+        "{\"case\": \"%s\", \"ours_us\": %.3f, \"openblas_us\": %.3f, \"ours_gflops\": %.1f, "
+        "\"threads\": %d}\n",
+        line.c_str(), mine, openblas, 2.0 * M * N * K / mine / 1e3, kernels::threads());
   }
   return 0;
 }
@@ -768,6 +854,8 @@ int main(int argc, char** argv) {
   if (mode == "bench") return bench();
   if (mode == "half-check") return half_check();
   if (mode == "half-bench") return half_bench();
+  if (mode == "float-check") return float_check();
+  if (mode == "float-bench") return float_bench();
   if (mode == "act-check") return act_check();
   if (mode == "act-bench") return act_bench();
   if (mode == "attn-check") return attn_check();
@@ -775,7 +863,8 @@ int main(int argc, char** argv) {
   if (mode == "norm-check") return norm_check();
   if (mode == "rope-check") return rope_check();
   std::fprintf(stderr,
-               "usage: %s check|bench|half-check|half-bench|act-check|act-bench|attn-check|"
+               "usage: %s check|bench|half-check|half-bench|float-check|float-bench|act-check|"
+               "act-bench|attn-check|"
                "attn-bench|norm-check|rope-check < cases\n",
                argv[0]);
   return 2;

@@ -100,7 +100,8 @@ OPENBLAS_THREADS = """
     value = libc.getenv(b"OPENBLAS_NUM_THREADS")
     result = {"threads": len(os.listdir("/proc/self/task")) - before, "name": best.name,
               "env": value.decode() if value is not None else None,
-              "blas_kernels": best.device_properties[0].get("blas_kernels")}
+              "blas_kernels": best.device_properties[0].get("blas_kernels"),
+              "float_gemm": best.device_properties[0].get("float_gemm")}
     """
 
 
@@ -108,7 +109,8 @@ def test_openblas_starts_no_threads_and_the_environment_is_left_as_it_was(scenar
     """The OpenBLAS plugins run OpenBLAS single-threaded over their own pool; its workers,
     started by its load where OPENBLAS_NUM_THREADS is unset or above 1, spun beside the first
     calls. The front loads it with OPENBLAS_NUM_THREADS=1 and then puts back the caller's value
-    (plugin_front.cpp). The plugin names the kernels OpenBLAS chose (`blas_kernels`)."""
+    (plugin_front.cpp). The plugin names the kernels OpenBLAS chose (`blas_kernels`), and the
+    AVX-512 variant its own float32 GEMM (`float_gemm`, src/cpu/float_gemm.h)."""
     if best_cpu_plugin(backend_dir) == "cpu":
         pytest.skip("built without scipy-openblas32")
     runs = {
@@ -123,6 +125,8 @@ def test_openblas_starts_no_threads_and_the_environment_is_left_as_it_was(scenar
         assert result["env"] == value
         assert result["threads"] == runs["1"]["threads"], runs
         assert result["blas_kernels"], result
+        expected = "AVX-512" if result["name"] == "cpu-avx512" else None
+        assert result["float_gemm"] == expected, result
 
 
 def test_mlx_backend_forces_any_variant_that_runs(scenario, backend_dir):

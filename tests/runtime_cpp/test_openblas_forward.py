@@ -4,7 +4,10 @@ hands over (each operand as stored or as a transposed view), with and without
 an accumulated bias (beta), in float32 and float64; the rest stay gemm. Large
 products are split over our kernels' threads (OpenBLAS runs single-threaded):
 into column blocks, row blocks, or blocks of a gemv's output, each an offset
-into operands stored either way."""
+into operands stored either way. In the AVX-512 variant, float32 products of 8
+rows or more whose A is not stored transposed run our own GEMM
+(runtime_cpp/src/cpu/float_gemm.h): tiles of 12 rows, panels of 32 columns
+and 256 values of K, B stored either way."""
 
 from __future__ import annotations
 
@@ -21,6 +24,9 @@ from mlx_delegate.formats.ir import schema as ir
 # large enough to split: wide (column blocks), tall (row blocks), gemv both ways.
 SHAPES = [(1, 37, 19), (23, 37, 1), (1, 37, 1), (5, 37, 19)]
 SPLIT = [(9, 300, 301), (301, 300, 9), (1, 700, 411), (411, 700, 1)]
+# our GEMM's: a tile's 12 rows and 8 (its fewest), columns past a panel and short
+# of one, K past one panel's 256 values and short of them, several tasks a thread
+GEMM = [(8, 3, 5), (12, 256, 32), (13, 257, 33), (37, 600, 100), (130, 513, 301)]
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +75,7 @@ def product(backends, a, b, a_stored_transposed, b_stored_transposed, bias=None)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("m, k, n", SHAPES + SPLIT)
+@pytest.mark.parametrize("m, k, n", SHAPES + SPLIT + GEMM)
 def test_products_match_numpy_in_every_layout(backends, m, k, n, dtype):
     rng = np.random.default_rng(m * 100 + n)
     a = rng.standard_normal((m, k)).astype(dtype)

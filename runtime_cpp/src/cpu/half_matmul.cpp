@@ -148,34 +148,6 @@ namespace amx {
 constexpr int kBlock = 32;               // rows of x and of w a task's step covers: 2 tiles each
 constexpr int kPackedTile = kRows * kK;  // bfloat16 values of a laid-out tile of w
 
-// r[c]'s 32-bit value j moved to r[j]'s value c (a 16 x 16 transpose): pairs
-// of 32-bit values, then of 64-bit ones, within each 128-bit lane, then the
-// lanes (four values of four rows each) as a 4 x 4 transpose of lanes.
-inline void transpose16(__m512i r[16]) {
-  __m512i t[16], u[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
-  }
-  // u[4i + q], lane l: rows 4i .. 4i + 3 of column 4l + q.
-  for (int i = 0; i < 16; i += 4) {
-    u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
-    u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
-    u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
-    u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
-  }
-  for (int q = 0; q < 4; ++q) {  // column 4l + q: lane l of u[q], u[4 + q], u[8 + q], u[12 + q]
-    const __m512i v0 = _mm512_shuffle_i32x4(u[q], u[4 + q], 0x44);  // lanes 0, 1 of each
-    const __m512i v1 = _mm512_shuffle_i32x4(u[q], u[4 + q], 0xEE);  // lanes 2, 3
-    const __m512i v2 = _mm512_shuffle_i32x4(u[8 + q], u[12 + q], 0x44);
-    const __m512i v3 = _mm512_shuffle_i32x4(u[8 + q], u[12 + q], 0xEE);
-    r[q] = _mm512_shuffle_i32x4(v0, v2, 0x88);
-    r[4 + q] = _mm512_shuffle_i32x4(v0, v2, 0xDD);
-    r[8 + q] = _mm512_shuffle_i32x4(v1, v3, 0x88);
-    r[12 + q] = _mm512_shuffle_i32x4(v1, v3, 0xDD);
-  }
-}
-
 // Rows n0 .. n0 + kBlock of w laid out as the tiles want them: for each step of
 // 32 values of K, two tiles (rows n0 .. n0+15, then n0+16 .. n0+31). A tile of
 // 16 whole rows is their 32 values each, a pair of values one 32-bit value,

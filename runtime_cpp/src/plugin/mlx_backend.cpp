@@ -1,7 +1,8 @@
 #include "mlx_backend.h"
 
 #ifdef MLXD_CPU_ISA
-#include "quantized_matmul.h"  // this CPU plugin's kernels (src/cpu/)
+#include "float_gemm.h"  // this CPU plugin's kernels (src/cpu/)
+#include "quantized_matmul.h"
 #endif
 #ifdef MLXD_OPENBLAS_LIB
 #include <cblas.h>  // scipy_openblas32/include: scipy_openblas_get_corename
@@ -151,6 +152,8 @@ MlxBackend::MlxBackend(std::string name, DeviceType type, int score) {
 #ifdef MLXD_OPENBLAS_LIB
     // The kernels OpenBLAS chose as it loaded: by the processor, or OPENBLAS_CORETYPE.
     props["blas_kernels"] = std::string(scipy_openblas_get_corename());
+    // float32 products of many rows in our own GEMM instead (openblas_forward.cpp)
+    if (mlxd::cpu::MLXD_CPU_ISA::float_gemm_here()) props["float_gemm"] = std::string("AVX-512");
 #endif
 #ifdef MLXD_CPU_ISA
 #define MLXD_ISA_STRING_(x) #x

@@ -21,12 +21,16 @@
 // d=512 seq 128 on 2 cores: 11.6 ms as both pools, 8.9 with OpenBLAS on one
 // thread, bench/profile_cpu.py).
 //
+// In the AVX-512 variant, products of kFloatGemmMinRows rows or more whose A
+// is not transposed run our own AVX-512 GEMM instead (src/cpu/float_gemm.h says why).
+//
 // LAPACK (used by MLX's linalg routines) is left to MLX's own LAPACK.
 #include <cblas.h>  // scipy_openblas32/include: scipy_cblas_* prototypes
 
 #include <algorithm>
 #include <cstdint>
 
+#include "float_gemm.h"
 #include "openblas_sgemm.h"
 #include "thread_pool.h"
 
@@ -34,12 +38,12 @@
 
 namespace {
 
-namespace pool = mlxd::cpu::MLXD_CPU_ISA;
+namespace kernels = mlxd::cpu::MLXD_CPU_ISA;
 
 // Loaded after OpenBLAS (a dependency of this library), so its threads are set
 // up: one, and its sgemm is the quantized products' (openblas_sgemm.h).
 [[maybe_unused]] const bool openblas_set_up = [] {
-  pool::use_openblas();
+  kernels::use_openblas();
   return true;
 }();
 
@@ -49,9 +53,9 @@ constexpr double kSplitWork = 1 << 18;
 // [0, length) in one block per thread, each a multiple of `align`; f(begin, count).
 template <typename F>
 void split(blasint length, blasint align, F f) {
-  const int tasks = pool::threads();
+  const int tasks = kernels::threads();
   const blasint per = ((length + tasks - 1) / tasks + align - 1) / align * align;
-  pool::parallel_for(tasks, [&](int t) {
+  kernels::parallel_for(tasks, [&](int t) {
     const blasint begin = static_cast<blasint>(t) * per;
     if (begin < length) f(begin, std::min(per, length - begin));
   });
@@ -71,7 +75,7 @@ template <typename T>
 void parallel_gemm(Gemm<T> gemm, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
                    enum CBLAS_TRANSPOSE trans_b, blasint m, blasint n, blasint k, T alpha,
                    const T* a, blasint lda, const T* b, blasint ldb, T beta, T* c, blasint ldc) {
-  if (order != CblasRowMajor || pool::threads() <= 1 || double(m) * n * k < kSplitWork) {
+  if (order != CblasRowMajor || kernels::threads() <= 1 || double(m) * n * k < kSplitWork) {
     gemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   } else if (n >= m) {
     split(n, 16, [&](blasint n0, blasint count) {
@@ -93,7 +97,7 @@ template <typename T>
 void parallel_gemv(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans, blasint rows,
                    blasint cols, T alpha, const T* a, blasint lda, const T* x, blasint incx, T beta,
                    T* y, blasint incy) {
-  if (order != CblasRowMajor || pool::threads() <= 1 || double(rows) * cols < kSplitWork / 4) {
+  if (order != CblasRowMajor || kernels::threads() <= 1 || double(rows) * cols < kSplitWork / 4) {
     gemv(order, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
   } else if (trans == CblasNoTrans) {
     split(rows, 16, [&](blasint r0, blasint count) {
@@ -150,10 +154,16 @@ MLXD_FORWARD_EXPORT void cblas_sgemm(const enum CBLAS_ORDER order,
                                      const float* a, const blasint lda, const float* b,
                                      const blasint ldb, const float beta, float* c,
                                      const blasint ldc) {
-  if (!gemv_if_vector<float>(scipy_cblas_sgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
-                             ldb, beta, c, ldc))
-    parallel_gemm<float>(scipy_cblas_sgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
-                         beta, c, ldc);
+  if (gemv_if_vector<float>(scipy_cblas_sgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                            ldb, beta, c, ldc)) {
+    return;
+  }
+  if (order == CblasRowMajor && trans_a == CblasNoTrans && m >= kernels::kFloatGemmMinRows &&
+      kernels::float_gemm(m, n, k, alpha, a, lda, b, ldb, trans_b != CblasNoTrans, beta, c, ldc)) {
+    return;
+  }
+  parallel_gemm<float>(scipy_cblas_sgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
+                       beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
