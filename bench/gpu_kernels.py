@@ -14,7 +14,14 @@ The kernels run one at a time under ncu, so their sum is the device's busy
 time of a step without the gaps between launches. The launch counts are exact;
 the times are differences of two runs and carry their noise (seen: a kernel of
 a prompt's first calls up to a millisecond apart, a row below zero), so
-compare sums over several steps, not single rows."""
+compare sums over several steps, not single rows.
+
+    python3 bench/gpu_kernels.py --once 2 -- COMMAND ...
+
+runs the command once and prints every kernel it launched, launches and time
+divided by the given count (e.g. the windows a transcription encodes, its
+warm-up's included): where a whole encoder's device time goes, ours against a
+peer's."""
 
 from __future__ import annotations
 
@@ -53,11 +60,20 @@ def main(argv=None) -> int:
     parser.add_argument("--tokens", type=int, nargs=2, default=[4, 8], metavar=("FEW", "MANY"))
     parser.add_argument("--steps-per-token", type=int, default=1)
     parser.add_argument("--label", default="")
+    parser.add_argument("--once", type=int, default=None, metavar="RUNS",
+                        help="one run, its kernels divided by RUNS")  # fmt: skip
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    few, many = (kernels([part.replace("{N}", str(n)) for part in command]) for n in args.tokens)
-    steps = (args.tokens[1] - args.tokens[0]) * args.steps_per_token
+    if args.once:
+        few, many, steps = {}, kernels(command), args.once
+        heading = f"one run's kernels, divided by {steps}"
+    else:
+        few, many = (
+            kernels([part.replace("{N}", str(n)) for part in command]) for n in args.tokens
+        )
+        steps = (args.tokens[1] - args.tokens[0]) * args.steps_per_token
+        heading = f"one decode step's kernels ({steps} steps apart)"
     rows = []
     for name in set(few) | set(many):
         count = (many.get(name, (0, 0))[0] - few.get(name, (0, 0))[0]) / steps
@@ -65,7 +81,7 @@ def main(argv=None) -> int:
         if count > 0:
             rows.append((ns, count, name))
     rows.sort(reverse=True)
-    print(f"\n{args.label}: one decode step's kernels ({steps} steps apart)\n")
+    print(f"\n{args.label}: {heading}\n")
     print("| kernel | launches | µs |\n|---|---:|---:|")
     for ns, count, name in rows:
         print(f"| `{name}` | {count:.1f} | {ns / 1e3:.1f} |")
