@@ -4,7 +4,7 @@
 # unpacks DIR's programs and checkpoints):
 #   bash bench/gpu_asr_kernels.sh DIR/SHAPE DTYPE
 # bench/gpu_kernels.py --once over each, one token decoded (the encoder's kernels dominate):
-# ours without a warm-up (one window), mlx-whisper's child with its warm-up (two windows).
+# each with its warm-up (two windows: the first moves the weights into the GPU's memory).
 # Results go to $OUT.
 set -euo pipefail
 source /tmp/gpu/env.sh
@@ -15,9 +15,9 @@ SHAPE=$(basename "$DIR")
 WORK=/tmp/asr-bench/$SHAPE
 mkdir -p "$OUT"
 export PYTHONPATH=/tmp/peers:$PYTHONPATH
-python3 bench/gpu_kernels.py --once 1 --label "ours $SHAPE $DTYPE" -- \
+python3 bench/gpu_kernels.py --once 2 --label "ours $SHAPE $DTYPE" -- \
   /tmp/mlxd-build/mlxd-transcribe "$WORK/$DTYPE.pte" --features "$DIR/features.bin" \
-  --prompt-ids "$(cat "$DIR/prompt.txt")" --device gpu:0 --warmup 0 --ignore-eos \
+  --prompt-ids "$(cat "$DIR/prompt.txt")" --device gpu:0 --warmup 1 --ignore-eos \
   --max-new-tokens 1 2>&1 | tee "$OUT/kernels_ours_${SHAPE}_$DTYPE.txt"
 python3 bench/gpu_kernels.py --once 2 --label "mlx-whisper $SHAPE $DTYPE" -- \
   python3 bench/asr.py --child mlx-whisper --checkpoint "$WORK/checkpoint" \
