@@ -20,7 +20,7 @@ namespace float_gemm_kernel {
 
 // Tiles of 12 rows by 32 columns: 24 accumulators, two vectors of B and one of A
 // (27 of the 32 registers). 8 x 48 and 6 x 64 ran no faster, nor did panels of
-// 512 values of K (one thread, AMD EPYC, bench/cpu_kernels.py --tables float-gemm).
+// 512 values of K or A packed per tile (one thread, AMD EPYC, float-bench).
 constexpr int kVectors = 2;            // vectors of a panel's row
 constexpr int kPanel = 16 * kVectors;  // columns of C a tile covers
 constexpr int kTileRows = 12;          // rows of A a tile covers
@@ -165,9 +165,9 @@ void scale(const Problem& p) {
 
 // Tasks of up to kTaskPanels panels (fewer where that leaves a thread idle), and
 // of fewer rows where there are not two tasks a thread for the columns alone.
-void run(const Problem& p, bool one_thread) {
+void run(const Problem& p) {
   if (p.K == 0) return scale(p);
-  const int threads = one_thread ? 1 : mlxd::cpu::MLXD_CPU_ISA::threads();
+  const int threads = mlxd::cpu::MLXD_CPU_ISA::threads();
   const int64_t panels = (p.N + kPanel - 1) / kPanel;
   if (threads <= 1 || p.M * p.N * p.K < kSharedWork) {
     task(p, 0, panels, 0, p.M);
@@ -191,17 +191,16 @@ void run(const Problem& p, bool one_thread) {
 bool float_gemm_here() { return true; }
 
 bool float_gemm(int64_t M, int64_t N, int64_t K, float alpha, const float* a, int64_t lda,
-                const float* b, int64_t ldb, bool b_transposed, float beta, float* c, int64_t ldc,
-                bool one_thread) {
+                const float* b, int64_t ldb, bool b_transposed, float beta, float* c, int64_t ldc) {
   if (M <= 0 || N <= 0) return true;
-  float_gemm_kernel::run({M, N, K, alpha, a, lda, b, ldb, b_transposed, beta, c, ldc}, one_thread);
+  float_gemm_kernel::run({M, N, K, alpha, a, lda, b, ldb, b_transposed, beta, c, ldc});
   return true;
 }
 #else
 bool float_gemm_here() { return false; }
 
 bool float_gemm(int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t,
-                bool, float, float*, int64_t, bool) {
+                bool, float, float*, int64_t) {
   return false;
 }
 #endif
