@@ -8,8 +8,9 @@ AVX-512 build where the processor has AVX-512 BF16: each weight vector widened
 to float32 (the path before) and vdpbf16ps (half_matmul.cpp's bf16 dot), in
 GFLOP/s, at a decode step's rows (1) and a prompt's (16, 128), with the path
 the kernel chooses. And float32 products of a prompt's rows in the AVX-512
-build's own GEMM (float_gemm.h) against OpenBLAS's sgemm on as many threads,
-with the kernels OpenBLAS chose (OPENBLAS_CORETYPE, where set, names them).
+build's own GEMM (float_gemm.h) against OpenBLAS's sgemm as the plugins ran it
+before (single-threaded calls on blocks of the product, over our threads), with
+the kernels OpenBLAS chose (OPENBLAS_CORETYPE, where set, names them).
 
     .venv/bin/python bench/cpu_kernels.py [--isas portable,avx2,avx512] [--threads N]
         [--tables products,functions,bf16-paths,float-gemm] [--rows 1,4]
@@ -168,8 +169,9 @@ def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> N
 
 
 def print_float_gemm(isas: list[str], rows: list[int], threads: int | None) -> None:
-    """GFLOP/s of our float32 GEMM and of OpenBLAS's sgemm (its own threads, as
-    many), x @ w.T with w [out, in], timed in turn in one process."""
+    """GFLOP/s of our float32 GEMM and of OpenBLAS's sgemm (single-threaded calls
+    over our threads, as openblas_forward.cpp makes them), x @ w.T with w [out, in],
+    timed in turn in one process."""
     if "avx512" not in isas:
         return
     coretype = os.environ.get("OPENBLAS_CORETYPE")

@@ -52,7 +52,8 @@
 //          double precision: the largest difference and the largest magnitude there, and
 //          whether the build has the GEMM ("taken").
 //   float-bench: "M N K" lines (B stored [N, K]); microseconds per product of ours and of
-//          OpenBLAS's sgemm on as many threads (where linked), their rounds taken in turn.
+//          OpenBLAS's sgemm as the OpenBLAS plugins run it (single-threaded calls on blocks
+//          of C over our pool; where linked), their rounds taken in turn.
 //   bench: "M N K group_size bits dtype" lines; for each, microseconds per product of
 //          ours and of MLX's quantized_matmul (as our exec function calls it: half
 //          precision widened to float32), on this thread's stream; where ours goes
@@ -417,11 +418,9 @@ int float_bench() {
     };
     double openblas = -1, mine = -1;
 #ifdef MLXD_CHECK_OPENBLAS
-    auto theirs = [&] {
-      scipy_openblas_set_num_threads(kernels::threads());
-      scipy_cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0f, a.data(), K,
-                        b.data(), K, 0.0f, c.data(), N);
-      scipy_openblas_set_num_threads(1);
+    auto theirs = [&] {  // as the OpenBLAS plugins run it: one thread a block, over our pool
+      kernels::parallel_gemm<float>(scipy_cblas_sgemm, CblasRowMajor, CblasNoTrans, CblasTrans, M,
+                                    N, K, 1.0f, a.data(), K, b.data(), K, 0.0f, c.data(), N);
     };
     std::tie(mine, openblas) = micros_in_turn(ours, theirs, reps);
 #else

@@ -47,49 +47,9 @@ namespace kernels = mlxd::cpu::MLXD_CPU_ISA;
   return true;
 }();
 
-// Products with fewer multiply-adds run on the calling thread alone.
-constexpr double kSplitWork = 1 << 18;
-
-// [0, length) in one block per thread, each a multiple of `align`; f(begin, count).
-template <typename F>
-void split(blasint length, blasint align, F f) {
-  const int tasks = kernels::threads();
-  const blasint per = ((length + tasks - 1) / tasks + align - 1) / align * align;
-  kernels::parallel_for(tasks, [&](int t) {
-    const blasint begin = static_cast<blasint>(t) * per;
-    if (begin < length) f(begin, std::min(per, length - begin));
-  });
-}
-
-template <typename T>
-using Gemm = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint,
-                      blasint, blasint, T, const T*, blasint, const T*, blasint, T, T*, blasint);
-
 template <typename T>
 using Gemv = void (*)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, blasint, blasint, T, const T*,
                       blasint, const T*, blasint, T, T*, blasint);
-
-// Row-major C = alpha op(A) op(B) + beta C over the pool: C's longer side cut into
-// blocks (columns: the matching columns of op(B); rows: the rows of op(A)).
-template <typename T>
-void parallel_gemm(Gemm<T> gemm, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
-                   enum CBLAS_TRANSPOSE trans_b, blasint m, blasint n, blasint k, T alpha,
-                   const T* a, blasint lda, const T* b, blasint ldb, T beta, T* c, blasint ldc) {
-  if (order != CblasRowMajor || kernels::threads() <= 1 || double(m) * n * k < kSplitWork) {
-    gemm(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  } else if (n >= m) {
-    split(n, 16, [&](blasint n0, blasint count) {
-      const T* block = trans_b == CblasNoTrans ? b + n0 : b + static_cast<int64_t>(n0) * ldb;
-      gemm(order, trans_a, trans_b, m, count, k, alpha, a, lda, block, ldb, beta, c + n0, ldc);
-    });
-  } else {
-    split(m, 4, [&](blasint m0, blasint count) {
-      const T* block = trans_a == CblasNoTrans ? a + static_cast<int64_t>(m0) * lda : a + m0;
-      gemm(order, trans_a, trans_b, count, n, k, alpha, block, lda, b, ldb, beta,
-           c + static_cast<int64_t>(m0) * ldc, ldc);
-    });
-  }
-}
 
 // Row-major y = alpha op(A) x + beta y over the pool, y cut into blocks: rows of A
 // (no transpose) or its columns (transposed).
@@ -97,15 +57,16 @@ template <typename T>
 void parallel_gemv(Gemv<T> gemv, enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans, blasint rows,
                    blasint cols, T alpha, const T* a, blasint lda, const T* x, blasint incx, T beta,
                    T* y, blasint incy) {
-  if (order != CblasRowMajor || kernels::threads() <= 1 || double(rows) * cols < kSplitWork / 4) {
+  if (order != CblasRowMajor || kernels::threads() <= 1 ||
+      double(rows) * cols < kernels::kSplitWork / 4) {
     gemv(order, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
   } else if (trans == CblasNoTrans) {
-    split(rows, 16, [&](blasint r0, blasint count) {
+    kernels::split_over_pool(rows, 16, [&](blasint r0, blasint count) {
       gemv(order, trans, count, cols, alpha, a + static_cast<int64_t>(r0) * lda, lda, x, incx, beta,
            y + static_cast<int64_t>(r0) * incy, incy);
     });
   } else {
-    split(cols, 16, [&](blasint c0, blasint count) {
+    kernels::split_over_pool(cols, 16, [&](blasint c0, blasint count) {
       gemv(order, trans, rows, count, alpha, a + c0, lda, x, incx, beta,
            y + static_cast<int64_t>(c0) * incy, incy);
     });
@@ -162,8 +123,8 @@ MLXD_FORWARD_EXPORT void cblas_sgemm(const enum CBLAS_ORDER order,
       kernels::float_gemm(m, n, k, alpha, a, lda, b, ldb, trans_b != CblasNoTrans, beta, c, ldc)) {
     return;
   }
-  parallel_gemm<float>(scipy_cblas_sgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
-                       beta, c, ldc);
+  kernels::parallel_gemm<float>(scipy_cblas_sgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda,
+                                b, ldb, beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
@@ -175,8 +136,8 @@ MLXD_FORWARD_EXPORT void cblas_dgemm(const enum CBLAS_ORDER order,
                                      const blasint ldc) {
   if (!gemv_if_vector<double>(scipy_cblas_dgemv, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
                               ldb, beta, c, ldc))
-    parallel_gemm<double>(scipy_cblas_dgemm, order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
-                          ldb, beta, c, ldc);
+    kernels::parallel_gemm<double>(scipy_cblas_dgemm, order, trans_a, trans_b, m, n, k, alpha, a,
+                                   lda, b, ldb, beta, c, ldc);
 }
 
 MLXD_FORWARD_EXPORT void cblas_cgemm(const enum CBLAS_ORDER order,
