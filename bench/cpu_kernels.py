@@ -136,6 +136,16 @@ def print_functions(isas: list[str], threads: int | None) -> None:
     print()
 
 
+def avx512_results(mode: str, lines: list[str], threads: int | None, columns: int) -> list[dict]:
+    """The AVX-512 build's results of `mode`; none, after a table row of `columns`
+    saying why, where the processor lacks its instructions."""
+    results = run("avx512", mode, lines, threads)
+    if "skipped" in results[0]:
+        print(f"| avx512 | {results[0]['skipped']} |" + " |" * (columns - 2))
+        return []
+    return results
+
+
 def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> None:
     """GFLOP/s of each path that takes the product (the widened path, the bf16
     dot up to 128 rows, the bf16 GEMM from 8), timed in turn in one process."""
@@ -146,13 +156,8 @@ def print_bf16_paths(isas: list[str], rows: list[int], threads: int | None) -> N
         "| chosen |"
     )
     print("|---|---:|---|---:|---:|---:|---|")
-    results = run(
-        "avx512", "half-bench", [f"{m} {n} {k} bfloat16" for m in rows for n, k in SHAPES], threads
-    )
-    if "skipped" in results[0]:
-        print(f"| avx512 | {results[0]['skipped']} | | | | | |")
-        return
-    for r in results:
+    lines = [f"{m} {n} {k} bfloat16" for m in rows for n, k in SHAPES]
+    for r in avx512_results("half-bench", lines, threads, columns=7):
         m, n, k = (int(v) for v in r["case"].split()[:3])
         if r["path"] == "widened":
             print(f"| avx512 | {m} | {n}x{k} | this processor lacks avx512_bf16 | | | |")
@@ -178,13 +183,8 @@ def print_float_gemm(isas: list[str], rows: list[int], threads: int | None) -> N
     blas = f"OpenBLAS ({coretype}) GFLOP/s" if coretype else "OpenBLAS GFLOP/s"
     print(f"\n| kernels | rows | out x in | ours GFLOP/s | {blas} | ours / OpenBLAS |")
     print("|---|---:|---|---:|---:|---:|")
-    results = run(
-        "avx512", "float-bench", [f"{m} {n} {k}" for m in rows for n, k in SHAPES], threads
-    )
-    if "skipped" in results[0]:
-        print(f"| avx512 | {results[0]['skipped']} | | | | |")
-        return
-    for r in results:
+    lines = [f"{m} {n} {k}" for m in rows for n, k in SHAPES]
+    for r in avx512_results("float-bench", lines, threads, columns=6):
         m, n, k = (int(v) for v in r["case"].split())
         flops = 2.0 * m * n * k / 1e3  # per microsecond: GFLOP/s
         theirs = f"{flops / r['openblas_us']:.1f}" if r["openblas_us"] > 0 else "-"
