@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -51,14 +50,6 @@ __attribute__((target("amx-tile"))) inline void configure_tiles() {
     config.colsb[t] = 64;
   }
   _tile_loadconfig(&config);
-}
-
-// n bfloat16 values from a vector's storage, their start 64-byte aligned: a
-// tile row of 64 bytes is then one cache line, not two.
-inline uint16_t* aligned_values(std::vector<uint16_t>& storage, int64_t n) {
-  storage.resize(static_cast<size_t>(n + 32));
-  const auto address = reinterpret_cast<uintptr_t>(storage.data());
-  return storage.data() + ((64 - address % 64) % 64) / 2;
 }
 
 inline bool tiles_granted() {

@@ -354,7 +354,7 @@ constexpr int64_t kTile = amx::kRows * amx::kK;  // bfloat16 values of a tile
 // Zeros past S.
 struct AmxLayout {
   std::vector<uint16_t> key_storage, value_storage;
-  uint16_t* keys = nullptr;  // 64-byte aligned (amx::aligned_values)
+  uint16_t* keys = nullptr;  // 64-byte aligned (aligned_values)
   uint16_t* values = nullptr;
 };
 
@@ -410,8 +410,8 @@ __attribute__((target("amx-tile,amx-bf16,avx512bf16"))) void amx_block(const Att
   const int64_t span = round_up(limit, kKeyStep);
   thread_local std::vector<uint16_t> q_storage, prob_storage;
   thread_local std::vector<float> scores;
-  uint16_t* qb = amx::aligned_values(q_storage, kBlockRows * D);
-  uint16_t* probs = amx::aligned_values(prob_storage, kBlockRows * p.Sp);
+  uint16_t* qb = aligned_values(q_storage, kBlockRows * D);
+  uint16_t* probs = aligned_values(prob_storage, kBlockRows * p.Sp);
   std::fill(qb, qb + kBlockRows * D, uint16_t{0});
   scores.resize(static_cast<size_t>(kBlockRows * p.Sp));
   for (int64_t i = 0; i < rows; ++i) load_row_bf16(p.q, b, h, m0 + i, p.D, qb + i * D);
@@ -509,8 +509,8 @@ void run(AttentionProblem& p, AttentionPath path) {
     p.Dp = round_up(p.D, amx::kK);
     thread_local AmxLayout calling_thread_layout;
     AmxLayout& lay = calling_thread_layout;  // the workers' tasks read the caller's
-    lay.keys = amx::aligned_values(lay.key_storage, heads * p.Sp * p.Dp);
-    lay.values = amx::aligned_values(lay.value_storage, heads * p.Sp * p.Dp);
+    lay.keys = aligned_values(lay.key_storage, heads * p.Sp * p.Dp);
+    lay.values = aligned_values(lay.value_storage, heads * p.Sp * p.Dp);
     run_tasks(heads, work, [&](int bh) { lay_out_amx(p, bh, lay); });
     each_block([&](int64_t b, int64_t h, int64_t m0) { amx_block(p, lay, b, h, m0); });
     return;

@@ -137,9 +137,7 @@ void task(const Problem& p, int64_t n0, int64_t panels, int64_t m_begin, int64_t
   panels = std::min(panels, (p.N - n0 + kPanel - 1) / kPanel);
   const int64_t panel_size = kDepth * kPanel;
   thread_local std::vector<float> storage;
-  storage.resize(static_cast<size_t>(panels * panel_size + 16));
-  float* packed = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(storage.data()) + 63) &
-                                           ~static_cast<uintptr_t>(63));
+  float* packed = aligned_values(storage, panels * panel_size);
   for (int64_t k0 = 0; k0 < p.K; k0 += kDepth) {
     const int64_t depth = std::min(kDepth, p.K - k0);
     for (int64_t b = 0; b < panels; ++b)

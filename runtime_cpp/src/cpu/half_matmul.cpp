@@ -319,7 +319,7 @@ void task(const HalfProblem& p, const uint16_t* x, int64_t Kp, int64_t n0, int64
   blocks = std::min(blocks, (p.N - n0 + kBlock - 1) / kBlock);
   const int64_t block_size = Kp / amx::kK * 2 * amx::kPackedTile;
   thread_local std::vector<uint16_t> storage;
-  uint16_t* laid = amx::aligned_values(storage, blocks * block_size);
+  uint16_t* laid = aligned_values(storage, blocks * block_size);
   for (int64_t b = 0; b < blocks; ++b) amx::lay_out(p, n0 + b * kBlock, Kp, laid + b * block_size);
   for (int64_t m0 = 0; m0 < p.M; m0 += kTileRows) {
     const Tile run = kTiles[std::min<int64_t>(kTileRows, p.M - m0)];
@@ -524,7 +524,7 @@ void run_amx(const mx::array& x, HalfProblem p) {
   const int64_t Mp = (p.M + amx::kBlock - 1) / amx::kBlock * amx::kBlock;
   const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
   thread_local std::vector<uint16_t> storage;
-  uint16_t* xb = amx::aligned_values(storage, Mp * Kp);
+  uint16_t* xb = aligned_values(storage, Mp * Kp);
   p.x_bf = xb;
   copy_x_then_blocks_of_w(
       p, Mp, amx::kRows,
@@ -536,7 +536,7 @@ void run_amx(const mx::array& x, HalfProblem p) {
 void run_bf16_gemm(const mx::array& x, HalfProblem p) {
   const int64_t Kp = (p.K + amx::kK - 1) / amx::kK * amx::kK;
   thread_local std::vector<uint16_t> storage;
-  uint16_t* xb = amx::aligned_values(storage, p.M * Kp);
+  uint16_t* xb = aligned_values(storage, p.M * Kp);
   p.x_bf = xb;
   copy_x_then_blocks_of_w(
       p, p.M, 1, [&](int64_t begin, int64_t end) { rows_as_bf16(x, begin, end, p.K, Kp, xb); },

@@ -224,6 +224,16 @@ inline V::T load_half(const uint16_t* p, Elt e) {
 #endif
 }
 
+// n values from a vector's storage, their start 64-byte aligned: a row of 64
+// bytes (an AMX tile row, a vector) is then one cache line, not two.
+template <typename T>
+T* aligned_values(std::vector<T>& storage, int64_t n) {
+  static_assert(64 % sizeof(T) == 0);
+  storage.resize(static_cast<size_t>(n) + 64 / sizeof(T));
+  const auto address = reinterpret_cast<uintptr_t>(storage.data());
+  return storage.data() + ((64 - address % 64) % 64) / sizeof(T);
+}
+
 #if defined(__AVX512F__)
 // r[c]'s 32-bit value j moved to r[j]'s value c (a 16 x 16 transpose): pairs
 // of 32-bit values, then of 64-bit ones, within each 128-bit lane, then the
