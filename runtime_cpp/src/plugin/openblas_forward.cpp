@@ -27,7 +27,6 @@
 // LAPACK (used by MLX's linalg routines) is left to MLX's own LAPACK.
 #include <cblas.h>  // scipy_openblas32/include: scipy_cblas_* prototypes
 
-#include <algorithm>
 #include <cstdint>
 
 #include "float_gemm.h"
