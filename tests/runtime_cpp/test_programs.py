@@ -172,12 +172,17 @@ def test_mutable_buffer_persists_across_executions(backends):
     assert p3.run(x)[0].tolist() == [[1, 1], [1, 1]]
 
 
-def test_a_predicted_call_runs_ahead_and_a_wrong_prediction_runs_as_usual(backends):
+@pytest.mark.parametrize("depth", ["1", "2"])
+def test_a_predicted_call_runs_ahead_and_a_wrong_prediction_runs_as_usual(
+    backends, depth, monkeypatch
+):
     """RunAhead: out = tokens + pos, the next tokens fed from out and pos moved
     on by the tokens taken. Calls as predicted, calls against the prediction
     (other tokens, another position, another shape) and calls after them all
     give their own results; a program that says nothing of its next call is
-    not affected."""
+    not affected. At depth 2 a thread of the program's builds the call after
+    the next while the calling thread starts the next."""
+    monkeypatch.setenv("MLX_DELEGATE_RUN_AHEAD", depth)
     tokens, pos = np.zeros((1, 2), np.int64), np.zeros(1, np.int64)
     g = graph(
         [

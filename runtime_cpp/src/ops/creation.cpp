@@ -33,20 +33,13 @@ void exec_sym_size(const SymSizeNode& n, ExecutionState& st, StreamOrDevice) {
 }
 
 void exec_item(const ItemNode& n, ExecutionState& st, StreamOrDevice) {
-  mx::array x = st.tensor(n.x);
-  if (x.size() != 1) {
-    throw ExecutionError("item: tensor has " + std::to_string(x.size()) + " elements, not 1");
-  }
-  x = mx::reshape(x, {}, mx::Device::cpu);
-  mx::eval(x);
+  const mx::array& x = st.tensor(n.x);
   if (x.dtype() == mx::bool_) {
-    st.set_value(n.out, x.item<bool>());
+    st.set_value(n.out, host_scalar<bool>(x, "item"));
   } else if (mx::issubdtype(x.dtype(), mx::inexact)) {
-    st.set_value(n.out,
-                 static_cast<double>(mx::astype(x, mx::float32, mx::Device::cpu).item<float>()));
+    st.set_value(n.out, static_cast<double>(host_scalar<float>(x, "item")));
   } else {
-    mx::array i = mx::astype(x, mx::int64, mx::Device::cpu);
-    st.set_value(n.out, i.item<int64_t>());
+    st.set_value(n.out, host_scalar<int64_t>(x, "item"));
   }
 }
 

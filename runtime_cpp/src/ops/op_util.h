@@ -62,6 +62,54 @@ QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
                                  const std::optional<Tid>& biases, const ExecutionState& st,
                                  bool widen, StreamOrDevice s, const char* op);
 
+// The one element of `x`, as T, on the host. An array already computed (a
+// program input, in host memory) is read where it is, with no MLX op and no
+// evaluation: the thread that builds a predicted call (plugin/run_ahead.h)
+// reads an LLM's position and temperature so, and may evaluate nothing.
+// Another array is computed on the CPU first.
+template <typename T>
+T host_scalar(const mx::array& x, const char* op) {
+  if (x.size() != 1) {
+    throw ExecutionError(std::string(op) + ": tensor has " + std::to_string(x.size()) +
+                         " elements, not 1");
+  }
+  mx::array y = x;
+  if (!y.is_available()) {
+    y = mx::reshape(x, {}, mx::Device::cpu);
+    mx::eval(y);
+  }
+  switch (y.dtype().val()) {
+    case mx::Dtype::Val::bool_:
+      return static_cast<T>(*y.data<bool>());
+    case mx::Dtype::Val::uint8:
+      return static_cast<T>(*y.data<uint8_t>());
+    case mx::Dtype::Val::uint16:
+      return static_cast<T>(*y.data<uint16_t>());
+    case mx::Dtype::Val::uint32:
+      return static_cast<T>(*y.data<uint32_t>());
+    case mx::Dtype::Val::uint64:
+      return static_cast<T>(*y.data<uint64_t>());
+    case mx::Dtype::Val::int8:
+      return static_cast<T>(*y.data<int8_t>());
+    case mx::Dtype::Val::int16:
+      return static_cast<T>(*y.data<int16_t>());
+    case mx::Dtype::Val::int32:
+      return static_cast<T>(*y.data<int32_t>());
+    case mx::Dtype::Val::int64:
+      return static_cast<T>(*y.data<int64_t>());
+    case mx::Dtype::Val::float16:
+      return static_cast<T>(static_cast<float>(*y.data<mx::float16_t>()));
+    case mx::Dtype::Val::bfloat16:
+      return static_cast<T>(static_cast<float>(*y.data<mx::bfloat16_t>()));
+    case mx::Dtype::Val::float32:
+      return static_cast<T>(*y.data<float>());
+    case mx::Dtype::Val::float64:
+      return static_cast<T>(*y.data<double>());
+    default:
+      throw ExecutionError(std::string(op) + ": a complex tensor has no real value");
+  }
+}
+
 inline int32_t to_i32(int64_t v, const char* what) {
   if (v < INT32_MIN || v > INT32_MAX) {
     throw ExecutionError(std::string(what) + " " + std::to_string(v) + " does not fit in int32");

@@ -39,8 +39,7 @@ void exec_sample(const SampleNode& n, ExecutionState& st, StreamOrDevice s) {
   // CPU, it waits for nothing on the device. A greedy step then runs no sort
   // of the vocabulary, which took 1.1 to 2.3 ms of a 1B model's 3 to 4 ms
   // decode step on an H100 when both samplers ran and one was picked.
-  float temperature =
-      mx::astype(st.tensor(n.temperature), mx::float32, mx::Device::cpu).item<float>();
+  float temperature = host_scalar<float>(st.tensor(n.temperature), "sample");
   auto operand = [&](Tid t) { return mx::astype(st.tensor(t), mx::float32, s); };
   mx::array token = temperature <= 0.0f ? mx::argmax(x, -1, /*keepdims=*/false, s)
                                         : top_p_token(x, operand(n.temperature), operand(n.top_p),
