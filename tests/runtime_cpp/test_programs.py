@@ -172,17 +172,12 @@ def test_mutable_buffer_persists_across_executions(backends):
     assert p3.run(x)[0].tolist() == [[1, 1], [1, 1]]
 
 
-@pytest.mark.parametrize("depth", ["1", "2"])
-def test_a_predicted_call_runs_ahead_and_a_wrong_prediction_runs_as_usual(
-    backends, depth, monkeypatch
-):
+def test_a_predicted_call_runs_ahead_and_a_wrong_prediction_runs_as_usual(backends):
     """RunAhead: out = tokens + pos, the next tokens fed from out and pos moved
     on by the tokens taken. Calls as predicted, calls against the prediction
     (other tokens, another position, another shape) and calls after them all
     give their own results; a program that says nothing of its next call is
-    not affected. At depth 2 a thread of the program's builds the call after
-    the next while the calling thread starts the next."""
-    monkeypatch.setenv("MLX_DELEGATE_RUN_AHEAD", depth)
+    not affected."""
     tokens, pos = np.zeros((1, 2), np.int64), np.zeros(1, np.int64)
     g = graph(
         [
@@ -620,6 +615,36 @@ def test_creation_and_value_ops(backends):
     )
     outs = backends.load_program(ir.encode(g), {}).run(np.array([7], np.int32))
     assert [int(o) for o in outs] == [7, 7 // -4, 7 % -4]
+
+
+@pytest.mark.parametrize(
+    "x, summed, want",
+    [
+        (np.array([2.5], np.float16), False, 2.5),
+        (np.array([True]), False, True),
+        (np.array([-3], np.int8), False, -3),
+        (np.array([3, 4], np.int64), True, 7),
+        (np.array([1.5, 2.0], np.float32), True, 3.5),
+    ],
+)
+def test_item_reads_an_input_in_place_and_computes_anything_else_first(backends, x, summed, want):
+    """item() of a program input reads its element where it is; of a computed
+    tensor (a sum), evaluates it first. Each dtype's value comes out as the
+    value slot's kind: a float, an integer or a bool."""
+    V = lambda i: ir.Vid(idx=i)
+    nodes = [ir.ItemNode(x=T(1) if summed else T(0), out=V(0))]
+    if summed:
+        nodes.insert(0, ir.SumNode(x=T(0), axes=[0], keepdims=False, out=T(1)))
+    g = graph(
+        nodes,
+        inputs=[x],
+        n_outputs=0,
+        n_temps=1 if summed else 0,
+        n_values=1,
+        output_map=[ir.SlotRef(kind=ir.SlotKind.Value, idx=0)],
+    )
+    (out,) = backends.load_program(ir.encode(g), {}).run(x)
+    assert out.item() == want and type(out.item()) is type(want)
 
 
 # ---- every op node of the schema round-trips through the generated loader --

@@ -149,10 +149,9 @@ class MlxProgram final : public ProgramHandle {
   // collectives that the other ranks, which started the same call, wait on (a
   // rank that left without it closed its sockets under them: SIGPIPE).
   ~MlxProgram() override {
-    ahead_builder_.reset();  // the call built after the next is dropped: never started
-    if (!next_ || !next_->started) return;
+    if (!next_ || next_->started.empty()) return;
     try {
-      mx::eval(next_->outputs);
+      mx::eval(next_->started);
     } catch (const std::exception& e) {
       log::write(log::Level::debug, backend_ + ": the call started ahead failed: " + e.what());
     }
@@ -182,9 +181,6 @@ class MlxProgram final : public ProgramHandle {
   void start_call(std::vector<mx::array> arrays);
   void run_ahead(const std::vector<TensorView>& inputs,
                  const std::vector<std::optional<mx::array>>& results);
-  void build_prediction(Prediction& p);
-  void start_prediction(Prediction& p);
-  void build_after(const Prediction& next);
 
   std::string backend_;
   mx::Device device_;  // its default stream, of the thread that runs the program
@@ -196,13 +192,6 @@ class MlxProgram final : public ProgramHandle {
   std::vector<mx::array> to_eval_;              // reused by every call
   std::optional<RunAheadPlan> run_ahead_plan_;  // the program's RunAhead, when it has one
   std::optional<Prediction> next_;              // the call after the last, as predicted
-  // At run-ahead depth 2 (run_ahead.h): the thread that builds the call after
-  // next_ (after_next_) while this one starts next_. While it builds, state_
-  // and after_next_ are its own: execute() waits for it before touching them.
-  std::unique_ptr<AheadBuilder> ahead_builder_;
-  std::optional<Prediction> after_next_;
-  double after_next_built_ms_ = 0;
-  bool built_by_builder_ = false;  // the last run_ahead's next call: built by that thread
   // At debug level the first call built in place and the first built ahead
   // report their graphs' primitives (graph_census).
   bool census_in_place_ = false, census_ahead_ = false;
@@ -318,12 +307,9 @@ void MlxProgram::load(const uint8_t* payload, size_t size, const ConstantResolve
   join_group_of_collectives();
   if (graph_.run_ahead) {
     run_ahead_plan_.emplace(*graph_.run_ahead, graph_);
-    int depth = run_ahead_depth(device_.type == mx::Device::gpu);
-    if (depth == 0) {
+    if (!run_ahead_enabled()) {
       run_ahead_plan_.reset();
       log::write(log::Level::info, backend_ + ": running ahead is off (MLX_DELEGATE_RUN_AHEAD=0)");
-    } else if (depth == 2) {
-      ahead_builder_ = std::make_unique<AheadBuilder>();
     }
   }
   state_.set_chain_runner([this](uint32_t chain) { run_chain(chain); });
@@ -586,17 +572,14 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   // (the device's kernels, and the host waiting for them) and copying out.
   bool timed = log::enabled(log::Level::debug);
   auto start = Clock::now();
-  if (ahead_builder_) ahead_builder_->wait();  // state_ and after_next_ are this thread's again
   bool predicted = next_ && next_->matches(inputs);
   std::vector<std::optional<mx::array>> results;
-  bool started = predicted && next_->started;
+  bool started = predicted && !next_->started.empty();
   if (started) {  // the last call started this one: its graph is built and on its way
-    results.assign(next_->outputs.begin(), next_->outputs.end());
+    results.assign(next_->started.begin(), next_->started.end());
   } else {
-    // A call started ahead on a wrong prediction has run all the same, and
-    // one built after it runs with this call (its buffers are the state's);
-    // the program vouched that their writes are harmless (schema: RunAhead).
-    after_next_.reset();
+    // A call started ahead on a wrong prediction has run all the same; the
+    // program vouched that its writes are harmless (schema: RunAhead).
     state_.reset();
     for (size_t i = 0; i < inputs.size(); ++i) bind_input(graph_.input_map[i], inputs[i], i);
     results = build_call();
@@ -641,17 +624,14 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
     next_ = Prediction::after(*run_ahead_plan_, inputs, results);
   }
   if (next_) next_->take_outputs(outputs);
-  // Drop per-call arrays now (a started call holds its own), unless the
-  // builder thread has the state.
-  if (!ahead_builder_ || !ahead_builder_->busy()) state_.reset();
+  state_.reset();  // drop per-call arrays now (a started call holds its own)
   if (timed) {
     char line[320];
     std::snprintf(line, sizeof line,
                   "execute: graph built in %.3f ms%s, the next call's ahead in %.3f ms "
-                  "(built %.3f%s, started %.3f), evaluated in %.3f ms, outputs copied in %.3f ms",
+                  "(built %.3f, started %.3f), evaluated in %.3f ms, outputs copied in %.3f ms",
                   milliseconds(start, built), started ? " (by the last call)" : "",
                   milliseconds(built, built_ahead), ahead ? ahead_built_ms_ : 0.0,
-                  ahead && built_by_builder_ ? " by the builder thread" : "",
                   ahead ? ahead_started_ms_ : 0.0, milliseconds(built_ahead, evaluated),
                   milliseconds(evaluated, Clock::now()));
     log::write(log::Level::debug, backend_ + ": " + line);
@@ -696,89 +676,50 @@ void MlxProgram::start_call(std::vector<mx::array> arrays) {
   mx::async_eval(std::move(arrays));
 }
 
-// Makes the call after the one with `inputs` and `results`, as the program
-// predicts it, the next call (next_), and starts it: the one after_next_
-// holds, built by the builder thread, or else one built here. At depth 2 the
-// builder thread then builds the one after it while this thread starts it. A
-// prediction that cannot be made or built (past the end of an LLM's cache)
-// leaves next_ empty or not started.
+// Builds the call after the one with `inputs` and `results` as the program
+// predicts it, and starts it (next_). A prediction that cannot be made or
+// built (past the end of an LLM's cache) leaves next_ empty or not started.
 void MlxProgram::run_ahead(const std::vector<TensorView>& inputs,
                            const std::vector<std::optional<mx::array>>& results) {
   ahead_built_ms_ = ahead_started_ms_ = 0;  // a call not started reports none, not the last's
   try {
-    built_by_builder_ = static_cast<bool>(after_next_);
-    if (after_next_) {
-      next_ = std::move(after_next_);
-      after_next_.reset();
-      ahead_built_ms_ = after_next_built_ms_;
-    } else {
-      next_ = Prediction::after(*run_ahead_plan_, inputs, results);
-      if (!next_) return;
-      auto begin = Clock::now();
-      build_prediction(*next_);
-      ahead_built_ms_ = milliseconds(begin, Clock::now());
+    next_ = Prediction::after(*run_ahead_plan_, inputs, results);
+    if (!next_) return;
+    state_.reset();
+    const auto& host = next_->host_inputs();
+    for (size_t i = 0; i < host.size(); ++i) {
+      if (host[i]) {
+        const SlotRef& ref = graph_.input_map[i];
+        if (ref.kind == ir::SlotKind_Tensor) {
+          state_.set_tensor(Tid{ref.idx}, host[i]->to_array());
+        } else {
+          bind_input(ref,
+                     TensorView{host[i]->dtype, host[i]->shape, host[i]->bytes->data(),
+                                host[i]->bytes->size()},
+                     i);
+        }
+      }
     }
+    for (const auto& [input, array] : next_->fed_arrays()) {
+      state_.set_tensor(Tid{graph_.input_map[input].idx}, array);
+    }
+    auto begin = Clock::now();
+    std::vector<mx::array> started;
+    for (auto& r : build_call()) started.push_back(*r);
+    auto built = Clock::now();
     if (!census_ahead_ && log::enabled(log::Level::debug)) {
-      report_graph(census_ahead_, "ahead", next_->outputs);  // the state's buffers are its
+      report_graph(census_ahead_, "ahead", started);
     }
-    if (ahead_builder_) build_after(*next_);
     auto starting = Clock::now();
-    start_prediction(*next_);
+    start_call(started);
+    ahead_built_ms_ = milliseconds(begin, built);
     ahead_started_ms_ = milliseconds(starting, Clock::now());
+    next_->started = std::move(started);
   } catch (const std::exception& e) {
     log::write(log::Level::debug,
                backend_ + ": the predicted next call was not started: " + e.what());
-    if (next_) next_->started = false;
+    if (next_) next_->started.clear();
   }
-}
-
-// Binds the predicted call's inputs and builds its graph (p.outputs, and the
-// state's mutable buffers after it, p.buffers), on the state.
-void MlxProgram::build_prediction(Prediction& p) {
-  state_.reset();
-  const auto& host = p.host_inputs();
-  for (size_t i = 0; i < host.size(); ++i) {
-    if (!host[i] || !host[i]->bytes) continue;  // a fed input: bound below
-    const SlotRef& ref = graph_.input_map[i];
-    if (ref.kind == ir::SlotKind_Tensor) {
-      state_.set_tensor(Tid{ref.idx}, host[i]->to_array());
-    } else {
-      bind_input(ref, host[i]->view(), i);
-    }
-  }
-  for (const auto& [input, array] : p.fed_arrays()) {
-    state_.set_tensor(Tid{graph_.input_map[input].idx}, array);
-  }
-  for (auto& r : build_call()) p.outputs.push_back(*r);
-  append_buffers(p.buffers);
-  state_.reset();  // the per-call arrays: the prediction holds what it needs
-}
-
-void MlxProgram::start_prediction(Prediction& p) {
-  std::vector<mx::array> arrays = p.outputs;
-  arrays.insert(arrays.end(), p.buffers.begin(), p.buffers.end());
-  mx::async_eval(std::move(arrays));
-  p.started = true;
-}
-
-// Posts to the builder thread the graph of the call after `next` (built, not
-// started yet), built on this thread's stream while this thread starts `next`.
-void MlxProgram::build_after(const Prediction& next) {
-  std::optional<Prediction> following = next.following();
-  if (!following) return;
-  mx::Stream stream = mx::default_stream(device_);
-  ahead_builder_->post([this, p = std::move(*following), stream]() mutable {
-    try {
-      mx::set_default_stream(stream);
-      auto begin = Clock::now();
-      build_prediction(p);
-      after_next_built_ms_ = milliseconds(begin, Clock::now());
-      after_next_ = std::move(p);
-    } catch (const std::exception& e) {
-      log::write(log::Level::debug,
-                 backend_ + ": the call after the next was not built: " + e.what());
-    }
-  });
 }
 
 }  // namespace

@@ -129,12 +129,8 @@ RunAheadPlan::RunAheadPlan(const RunAhead& table, const MLXGraph& graph) {
 }
 
 bool HostInput::equals(const TensorView& v) const {
-  return bytes && v.dtype == dtype && v.shape == shape && v.nbytes == bytes->size() &&
+  return v.dtype == dtype && v.shape == shape && v.nbytes == bytes->size() &&
          (bytes->empty() || std::memcmp(v.data, bytes->data(), bytes->size()) == 0);
-}
-
-TensorView HostInput::view() const {
-  return TensorView{dtype, shape, bytes ? bytes->data() : nullptr, bytes ? bytes->size() : 0};
 }
 
 mx::array HostInput::to_array() const {
@@ -159,8 +155,7 @@ std::optional<Prediction> Prediction::after(const RunAheadPlan& plan,
     auto shape = fed_shape(feed, inputs[feed.input].shape, static_cast<int64_t>(out.size()));
     if (!shape) return std::nullopt;
     if (f == 0) taken = element_count(inputs[feed.input].shape);
-    // Its bytes are known once `out` is on the host (take_outputs).
-    p.inputs_[feed.input] = HostInput{inputs[feed.input].dtype, *shape, nullptr};
+    p.inputs_[feed.input].reset();  // known once `out` is on the host
     p.fed_.emplace_back(feed.input, mx::reshape(out, mx::Shape(shape->begin(), shape->end())));
   }
   for (uint32_t i : plan.advanced()) {
@@ -171,19 +166,17 @@ std::optional<Prediction> Prediction::after(const RunAheadPlan& plan,
   return p;
 }
 
-std::optional<Prediction> Prediction::following() const {
-  std::vector<TensorView> views;
-  for (const auto& in : inputs_) views.push_back(in ? in->view() : TensorView{});
-  return after(*plan_, views, {outputs.begin(), outputs.end()});
-}
-
 void Prediction::take_outputs(const std::vector<OutputBuffer>& outputs) {
   for (const auto& feed : plan_->feeds()) {
     const OutputBuffer& out = outputs.at(feed.output);
     const auto* data = static_cast<const uint8_t*>(out.data);
-    HostInput& in = *inputs_[feed.input];
-    in.dtype = out.dtype;
-    in.bytes = std::make_shared<std::vector<uint8_t>>(data, data + out.nbytes);
+    std::vector<int64_t> shape;
+    for (const auto& [input, array] : fed_) {
+      if (input == feed.input) shape.assign(array.shape().begin(), array.shape().end());
+    }
+    inputs_[feed.input] =
+        HostInput{out.dtype, std::move(shape),
+                  std::make_shared<std::vector<uint8_t>>(data, data + out.nbytes)};
   }
 }
 
@@ -195,54 +188,12 @@ bool Prediction::matches(const std::vector<TensorView>& inputs) const {
   return true;
 }
 
-int run_ahead_depth(bool gpu) {
-  const char* env = std::getenv("MLX_DELEGATE_RUN_AHEAD");
-  if (env != nullptr && std::strcmp(env, "0") == 0) return 0;
-  if (env != nullptr && std::strcmp(env, "1") == 0) return 1;
-  if (env != nullptr && std::strcmp(env, "2") == 0) return 2;
-  return gpu ? 2 : 1;
-}
-
-AheadBuilder::AheadBuilder() : thread_([this] { loop(); }) {}
-
-AheadBuilder::~AheadBuilder() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
-}
-
-void AheadBuilder::post(std::function<void()> job) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    job_ = std::move(job);
-  }
-  cv_.notify_all();
-}
-
-void AheadBuilder::wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return !job_; });
-}
-
-bool AheadBuilder::busy() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return static_cast<bool>(job_);
-}
-
-void AheadBuilder::loop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  for (;;) {
-    cv_.wait(lock, [this] { return stop_ || job_; });
-    if (!job_) return;  // stopped, and nothing left to run
-    lock.unlock();
-    job_();
-    lock.lock();
-    job_ = nullptr;
-    cv_.notify_all();
-  }
+bool run_ahead_enabled() {
+  static const bool enabled = [] {
+    const char* env = std::getenv("MLX_DELEGATE_RUN_AHEAD");
+    return env == nullptr || std::strcmp(env, "0") != 0;
+  }();
+  return enabled;
 }
 
 }  // namespace mlxd::plugin

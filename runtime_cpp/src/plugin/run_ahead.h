@@ -6,13 +6,9 @@
 
 #include <mlx/mlx.h>
 
-#include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "mlx_delegate/backend_interface.h"
@@ -42,15 +38,13 @@ class RunAheadPlan {
   std::vector<uint32_t> advanced_;
 };
 
-// One input of the predicted call, as the host would pass it. A fed input's
-// bytes are null until its predecessor's output is on the host.
+// One input of the predicted call, as the host would pass it.
 struct HostInput {
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
   std::shared_ptr<std::vector<uint8_t>> bytes;
 
   bool equals(const TensorView& v) const;
-  TensorView view() const;
   // An array of these bytes; it keeps them alive for as long as MLX holds them.
   mlx::core::array to_array() const;
 };
@@ -63,9 +57,6 @@ class Prediction {
   static std::optional<Prediction> after(
       const RunAheadPlan& plan, const std::vector<TensorView>& inputs,
       const std::vector<std::optional<mlx::core::array>>& outputs);
-  // The call after this one, once this one's graph is built (`outputs`):
-  // predicted before any of its fed inputs is on the host.
-  std::optional<Prediction> following() const;
 
   // Whether `inputs` are the predicted ones. The fed inputs are known once
   // this call's outputs are on the host (`take_outputs`).
@@ -77,55 +68,16 @@ class Prediction {
   const std::vector<std::optional<HostInput>>& host_inputs() const { return inputs_; }
   const std::vector<std::pair<uint32_t, mlx::core::array>>& fed_arrays() const { return fed_; }
 
-  // The predicted call's graph once built: its tensor outputs, and the
-  // program's mutable buffers after it. Lazy until `started`.
-  std::vector<mlx::core::array> outputs;
-  std::vector<mlx::core::array> buffers;
-  bool started = false;
+  // The started call's tensor outputs; empty while it has not been started.
+  std::vector<mlx::core::array> started;
 
  private:
   const RunAheadPlan* plan_ = nullptr;
-  std::vector<std::optional<HostInput>> inputs_;
+  std::vector<std::optional<HostInput>> inputs_;  // empty for a fed input until take_outputs
   std::vector<std::pair<uint32_t, mlx::core::array>> fed_;  // input position, lazy array
 };
 
-// How far a program runs ahead (MLX_DELEGATE_RUN_AHEAD):
-//   0: not at all (to measure what running ahead gains);
-//   1: the calling thread builds the next call's graph and starts it;
-//   2: besides, a thread of the program's (AheadBuilder) builds the graph of
-//      the call after the next while the calling thread starts the next, so
-//      the host's two halves of a decode step, MLX's graph built and its
-//      kernels encoded and launched, overlap.
-// Unset: 2 on a GPU, whose decode steps the host's work paces; 1 on the CPU,
-// whose cores the second thread would take from the kernels.
-int run_ahead_depth(bool gpu);
-
-// One thread that runs one job at a time (a predicted call's graph to build).
-// MLX 0.32 evaluates a stream only on the thread that made it, so a job
-// builds on the calling thread's stream (set as its default) and leaves the
-// evaluating to that thread; it must not evaluate anything itself.
-class AheadBuilder {
- public:
-  AheadBuilder();
-  ~AheadBuilder();  // waits for the job, then joins the thread
-  AheadBuilder(const AheadBuilder&) = delete;
-  AheadBuilder& operator=(const AheadBuilder&) = delete;
-
-  // Runs `job` on the thread; the job before it must have ended (wait).
-  // Jobs catch what they throw.
-  void post(std::function<void()> job);
-  // Returns once the posted job, if any, has ended.
-  void wait();
-  bool busy();
-
- private:
-  void loop();
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::function<void()> job_;
-  bool stop_ = false;
-  std::thread thread_;
-};
+// MLX_DELEGATE_RUN_AHEAD=0 turns running ahead off (to measure what it gains).
+bool run_ahead_enabled();
 
 }  // namespace mlxd::plugin
