@@ -67,7 +67,7 @@ QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
 // evaluation. Evaluating even a reshape hands it to MLX's CPU stream thread
 // and waits: an LLM's decode step that read its position and temperature so
 // took 0.79 ms to build on an H200's host (30B-A3B shape, 4 layers), and
-// 0.13-0.16 ms without. Another array is computed on the CPU first.
+// 0.13-0.16 ms without. Another array is computed first.
 template <typename T>
 T host_scalar(const mx::array& x, const char* op) {
   if (x.size() != 1) {
@@ -75,10 +75,7 @@ T host_scalar(const mx::array& x, const char* op) {
                          " elements, not 1");
   }
   mx::array y = x;
-  if (!y.is_available()) {
-    y = mx::reshape(x, {}, mx::Device::cpu);
-    mx::eval(y);
-  }
+  if (!y.is_available()) mx::eval(y);
   switch (y.dtype().val()) {
     case mx::Dtype::Val::bool_:
       return static_cast<T>(*y.data<bool>());
