@@ -48,13 +48,18 @@ __mmask16 vector_mask(int valid) {
   return static_cast<__mmask16>((1u << std::clamp(valid, 0, 16)) - 1);
 }
 
+// Each vector's lanes of the panel of columns from n0 that lie short of N.
+void panel_masks(const Problem& p, int64_t n0, __mmask16 (&masks)[kVectors]) {
+  const int valid = static_cast<int>(std::min<int64_t>(kPanel, p.N - n0));
+  for (int v = 0; v < kVectors; ++v) masks[v] = vector_mask(valid - 16 * v);
+}
+
 // Columns n0 .. n0 + kPanel of op(B), values k0 .. k0 + depth of K, as `depth`
 // rows of kPanel (zeros past N).
 void pack(const Problem& p, int64_t n0, int64_t k0, int64_t depth, float* panel) {
   if (!p.b_transposed) {  // B [K, N]: each row of the panel is part of a row of B
-    const int valid = static_cast<int>(std::min<int64_t>(kPanel, p.N - n0));
     __mmask16 masks[kVectors];
-    for (int v = 0; v < kVectors; ++v) masks[v] = vector_mask(valid - 16 * v);
+    panel_masks(p, n0, masks);
     for (int64_t k = 0; k < depth; ++k) {
       const float* row = p.b + (k0 + k) * p.ldb + n0;
       for (int v = 0; v < kVectors; ++v) {
@@ -108,9 +113,8 @@ void tile(const Problem& p, int64_t m0, int64_t n0, int64_t k0, int64_t depth, c
       for (int v = 0; v < kVectors; ++v) acc[i][v] = _mm512_fmadd_ps(a, bv[v], acc[i][v]);
     }
   }
-  const int valid = static_cast<int>(std::min<int64_t>(kPanel, p.N - n0));
   __mmask16 masks[kVectors];
-  for (int v = 0; v < kVectors; ++v) masks[v] = vector_mask(valid - 16 * v);
+  panel_masks(p, n0, masks);
   const __m512 alpha = _mm512_set1_ps(p.alpha), beta = _mm512_set1_ps(p.beta);
   for (int i = 0; i < MT; ++i) {
     float* out = p.c + (m0 + i) * p.ldc + n0;
