@@ -1,16 +1,20 @@
 """What MLX's CUDA backend costs the host to start one kernel, by kind, MLX alone.
 
-    python3 bench/gpu_start_cost.py [--kernels 100] [--size 2048]
+    python3 bench/gpu_start_cost.py [--kernels 100] [--size 2048] [--kinds basic,llm]
 
 A decode step of ours is host-bound: building its graph, then starting it
 (`mx.async_eval`: MLX encodes and launches each kernel), while the device waits.
-This times the starting of chains of `--kernels` kernels on a vector of `--size`
-float32 values, each chain built first and then started, for:
+This times the starting of chains of `--kernels` kernels of one kind, each chain
+built first and then started. `basic`, on a vector of `--size` float32 values:
   - plain: one elementwise op a kernel (a * y);
   - compiled: one `mx.compile`d function of two ops a kernel (a * y + 1), which
     MLX fuses into one JIT-compiled kernel (a `Compiled...` primitive: our
     compiled segments' elementwise groups);
   - view: a reshape a step (no kernel: a view MLX still evaluates).
+`llm`: the kernels of a decode step of a Llama-3.2-1B shape in bfloat16 (hidden
+2048, 32 query and 8 KV heads of 64, a KV cache of 1024 holding 512): a product
+with a bf16, int8 or int4 weight, RMSNorm, RoPE, attention, the cache's update,
+the residual add, the gated activation (compiled), and the views around them.
 Prints the median over --repeat chains of the starting's µs per kernel, and
 of the whole chain's (started, then waited for)."""
 
@@ -21,6 +25,90 @@ import statistics
 import time
 
 
+def basic_chains(mx, size: int) -> tuple[object, dict]:
+    y = mx.random.normal((size,))
+    x = mx.random.normal((size,))
+    mx.eval(x, y)
+    fused = mx.compile(lambda a: a * y + 1.0)
+    shapes = [(size // 2, 2), (size,)]
+    flip = [0]
+
+    def view(a):
+        flip[0] ^= 1
+        return a.reshape(shapes[flip[0]])
+
+    chains = {
+        "plain (a * y)": (x, lambda a: a * y),
+        "compiled (a * y + 1, one fused kernel)": (x, fused),
+        "view (reshape)": (x, view),
+    }
+    return chains
+
+
+def llm_chains(mx) -> dict:
+    bf16, hidden, heads, kv_heads, head_dim = mx.bfloat16, 2048, 32, 8, 64
+    normal = lambda *shape: (mx.random.normal(shape) * 0.02).astype(bf16)  # noqa: E731
+    x, w, norm_w, up = normal(1, hidden), normal(hidden, hidden), normal(hidden), normal(1, hidden)
+    w_t = w.T
+    quantized = {bits: mx.quantize(w, group_size=64, bits=bits) for bits in (4, 8)}
+    q = normal(1, heads, 1, head_dim)
+    cache = normal(1, kv_heads, 1024, head_dim)
+    keys = cache[:, :, :512]  # a view of the cache, as a step's attention reads it
+    # MLX's CUDA attention takes cuDNN for one query over 256 keys or more when they
+    # are a view of a cache whose length is a multiple of 256, its vector kernel else
+    odd_keys = normal(1, kv_heads, 1000, head_dim)[:, :, :512]
+    row = normal(1, kv_heads, 1, head_dim)
+    offset = mx.array(511, mx.int32)
+    mx.eval(x, w, w_t, norm_w, up, quantized, q, cache, keys, odd_keys, row, offset)
+
+    def product(bits):
+        if bits == 16:
+            return lambda a: a @ w_t
+        wq, scales, biases = quantized[bits]
+        return lambda a: mx.quantized_matmul(a, wq, scales, biases, True, 64, bits)
+
+    def cache_update(c):
+        c[:, :, 511:512, :] = row  # a SliceUpdate, its target donated
+        return c
+
+    gated = mx.compile(lambda a: a * mx.sigmoid(a) * up)
+    shapes = [(1, 1, heads, head_dim), (1, hidden)]
+    flip = [0]
+
+    def view(a):
+        flip[0] ^= 1
+        return a.reshape(shapes[flip[0]])
+
+    def head_transpose(a):  # (1, 32, 1, 64) <-> (1, 1, 32, 64)
+        return a.transpose(0, 2, 1, 3)
+
+    return {
+        "product, bf16 weight 2048x2048 (gemv)": (x, product(16)),
+        "product, int8 weight (quantized_matmul)": (x, product(8)),
+        "product, int4 weight (quantized_matmul)": (x, product(4)),
+        "rms_norm": (x, lambda a: mx.fast.rms_norm(a, norm_w, 1e-5)),
+        "rope (32 heads, array offset)": (
+            q,
+            lambda a: mx.fast.rope(
+                a, head_dim, traditional=False, base=500000.0, scale=1.0, offset=offset
+            ),
+        ),
+        "attention (sdpa, 512 keys of a cache of 1024: cuDNN)": (
+            q,
+            lambda a: mx.fast.scaled_dot_product_attention(a, keys, keys, scale=0.125),
+        ),
+        "attention (sdpa, 512 keys of a cache of 1000: vector kernel)": (
+            q,
+            lambda a: mx.fast.scaled_dot_product_attention(a, odd_keys, odd_keys, scale=0.125),
+        ),
+        "cache update (slice_update, donated)": (mx.array(cache), cache_update),
+        "residual add": (x, lambda a: a + up),
+        "gated activation (compiled silu * up)": (x, gated),
+        "view (reshape)": (x, view),
+        "view (transpose)": (q, head_transpose),
+    }
+
+
 def main(argv=None) -> int:
     import mlx.core as mx
 
@@ -28,27 +116,22 @@ def main(argv=None) -> int:
     parser.add_argument("--kernels", type=int, default=100)
     parser.add_argument("--size", type=int, default=2048)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--kinds", default="basic,llm")
     args = parser.parse_args(argv)
 
-    y = mx.random.normal((args.size,))
-    x = mx.random.normal((args.size,))
-    mx.eval(x, y)
-    fused = mx.compile(lambda a: a * y + 1.0)
-    shapes = [(args.size // 2, 2), (args.size,)]
-
-    chains = {
-        "plain (a * y)": lambda a: a * y,
-        "compiled (a * y + 1, one fused kernel)": fused,
-        "view (reshape)": None,
-    }
-    print(f"{mx.default_device()}, {args.kernels} kernels a chain, vectors of {args.size}")
+    chains = {}
+    if "basic" in args.kinds:
+        chains.update(basic_chains(mx, args.size))
+    if "llm" in args.kinds:
+        chains.update(llm_chains(mx))
+    print(f"{mx.default_device()}, {args.kernels} kernels a chain")
     print("| kernel | start µs a kernel | whole chain µs a kernel |\n|---|---:|---:|")
-    for name, step in chains.items():
+    for name, (first, step) in chains.items():
         starts, wholes = [], []
         for r in range(args.repeat + 3):  # 3 warm-up chains
-            a = x
-            for i in range(args.kernels):
-                a = a.reshape(shapes[i % 2]) if step is None else step(a)
+            a = first
+            for _ in range(args.kernels):
+                a = step(a)
             begin = time.perf_counter()
             mx.async_eval(a)
             started = time.perf_counter()
