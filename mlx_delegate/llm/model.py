@@ -84,15 +84,34 @@ KV_CACHE_BITS = {"int8": 8, "int4": 4}
 KV_CACHE_GROUP = 64  # values of a head's key or value row sharing a scale and bias
 
 
+CUDNN_DECODE_ROWS = 256  # MLX's CUDA attention: see cache_rows
+
+
+def cache_rows(max_seq_len: int) -> int:
+    """The rows of a KV cache for `max_seq_len` positions: one more when
+    max_seq_len is a multiple of CUDNN_DECODE_ROWS, never written.
+
+    MLX's CUDA attention computes a decode step (one query) with cuDNN when its
+    keys are a view of a cache whose rows are a multiple of 256 (mlx-lm's caches
+    grow in steps of 256), and with its own vector kernel otherwise. A decode
+    step is host-bound, and cuDNN's attention costs the host 25.8 µs to start
+    against 4.6 µs for the vector kernel (an H200, bench/gpu_start_cost.py): at
+    16 layers a 1B's step spends 0.3 ms of its 2.8 on it. Prompts still take
+    cuDNN (more than one query)."""
+    return max_seq_len + (max_seq_len % CUDNN_DECODE_ROWS == 0)
+
+
 class CachedAttention(nn.Module):
-    """The KV cache of one layer, (1, heads, max_seq_len, key/value head dim),
-    and attention over it. `quantize_cache` keeps it as integers instead."""
+    """The KV cache of one layer, (1, heads, cache_rows(max_seq_len), key/value
+    head dim), and attention over it. `quantize_cache` keeps it as integers
+    instead."""
 
     cache_bits: Optional[int] = None  # None: the cache holds the model's dtype
 
     def _init_cache(self, heads: int, max_seq_len: int, key_dim: int, value_dim: int) -> None:
+        rows = cache_rows(max_seq_len)
         for name, dim in (("k_cache", key_dim), ("v_cache", value_dim)):
-            self.register_buffer(name, torch.zeros(1, heads, max_seq_len, dim), persistent=False)
+            self.register_buffer(name, torch.zeros(1, heads, rows, dim), persistent=False)
 
     def quantize_cache(self, bits: int) -> None:
         """Keeps the cache as unsigned `bits`-bit integers (8, or 4 two to a
@@ -197,10 +216,10 @@ class Attention(CachedAttention):
         self._init_cache(c.num_kv_heads, max_seq_len, c.head_dim, c.head_dim)
 
     def _heads(self, x: torch.Tensor, heads: int) -> torch.Tensor:
-        return x.view(1, x.shape[1], heads, self.c.head_dim).transpose(1, 2)
+        return x.view(1, x.shape[0], heads, self.c.head_dim).transpose(1, 2)
 
     def forward(self, x, pos: int, rope, masks) -> torch.Tensor:
-        c, length = self.c, x.shape[1]
+        c, length = self.c, x.shape[0]
         q = self._heads(self.q(x), c.num_heads)
         k = self._heads(self.k(x), c.num_kv_heads)
         v = self._heads(self.v(x), c.num_kv_heads)
@@ -218,7 +237,7 @@ class Attention(CachedAttention):
             )
         else:
             out = self._capped_attention(q, keys, values, mask)
-        return self.o(out.transpose(1, 2).reshape(1, length, c.num_heads * c.head_dim))
+        return self.o(out.transpose(1, 2).reshape(length, c.num_heads * c.head_dim))
 
     def _capped_attention(self, q, keys, values, mask) -> torch.Tensor:
         """Gemma2's tanh-capped attention logits: not expressible as SDPA."""
@@ -270,7 +289,7 @@ class LatentAttention(CachedAttention):
         return self.q_b(self.q_a_norm(self.q_a(x)))
 
     def forward(self, x, pos: int, rope, masks) -> torch.Tensor:
-        c, a, length = self.c, self.a, x.shape[1]
+        c, a, length = self.c, self.a, x.shape[0]
         nope, rotated = a.qk_nope_head_dim, a.qk_rope_head_dim
         q = self._query(x).view(1, length, c.num_heads, c.head_dim).transpose(1, 2)
         q_nope, q_rot = q.split([nope, rotated], dim=-1)
@@ -287,7 +306,7 @@ class LatentAttention(CachedAttention):
         out = F.scaled_dot_product_attention(
             q, keys, values, attn_mask=masks[None], scale=c.attn_scale
         )
-        return self.o(out.transpose(1, 2).reshape(1, length, c.num_heads * a.v_head_dim))
+        return self.o(out.transpose(1, 2).reshape(length, c.num_heads * a.v_head_dim))
 
 
 class Router(nn.Module):
@@ -458,19 +477,24 @@ class DecoderLM(nn.Module):
         pos = input_pos[0].item()
         torch._check(pos >= 0)
         torch._check(pos + length <= self.max_seq_len)
+        torch._check(pos + length <= cache_rows(self.max_seq_len))  # for the export's slices
         positions = torch.arange(length, device=tokens.device) + pos
-        x = self.embed(tokens)
+        # The hidden states are (T, hidden): MLX's matmul folds a 3-D input's
+        # leading axes into one and unfolds its output, two more primitives a
+        # product (128 of a 1B decode step's 556, each ~0.7 µs of host time on
+        # an H200, where the step is host-bound).
+        x = self.embed(tokens[0])
         if c.embed_scale != 1.0:
             x = x * torch.tensor(c.embed_scale, dtype=x.dtype)
         rope = None
         if c.uses_rope:
             rope = self._rope(positions, x.dtype)
         else:
-            x = x + self.pos_embed(positions)[None]
+            x = x + self.pos_embed(positions)
         masks = self._masks(positions, pos + length)
         for layer in self.layers:
             x = layer(x, pos, rope, masks)
-        logits = self.lm_head(self.norm(x[:, -1]))
+        logits = self.lm_head(self.norm(x[-1:]))
         if c.final_softcap is not None:
             logits = torch.tanh(logits / c.final_softcap) * c.final_softcap
         return logits.float()

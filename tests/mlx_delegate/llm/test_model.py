@@ -102,3 +102,29 @@ def test_a_quantized_kv_cache_generates_the_eager_modules_tokens(tmp_path, fmt):
             expected.append(token)
             pos, tokens = pos + len(tokens), [token]
     assert ours == expected
+
+
+def test_a_cache_of_a_multiple_of_256_positions_has_a_row_more_and_fills_to_its_end(tmp_path):
+    """cache_rows: MLX's CUDA attention would take cuDNN for a decode step over a
+    cache of 256 rows, its vector kernel over 257; the row past max_seq_len is
+    never written, and the last position is still usable."""
+    from mlx_delegate.llm.export import export_program
+    from mlx_delegate.llm.generate import Program, generate_ids
+    from mlx_delegate.llm.model import cache_rows
+
+    assert [cache_rows(n) for n in (255, 256, 1000, 1024, 8192)] == [255, 257, 1000, 1025, 8193]
+    tiny.write_checkpoint(tmp_path, "llama", seed=4, num_hidden_layers=1)
+    eager = checkpoint.load(tmp_path, max_seq_len=256)
+    assert eager.layers[0].attn.k_cache.shape[2] == 257
+    result = export_program(tmp_path, tmp_path / "model.pte", max_seq_len=256)
+    assert result.delegates == 1 and not result.ops_outside, result.report()
+    prompt = [5, 17, 42, 7, 99, 3, 250, 64]
+    new = 256 - len(prompt)  # the last token's step writes position 255
+    ours = list(generate_ids(Program(result.path, device="cpu"), prompt, new, stop_at_eos=False))
+    tokens, pos, expected = prompt, 0, []
+    with torch.no_grad():
+        for _ in range(new):
+            token = int(eager(torch.tensor([tokens]), torch.tensor([pos])).argmax())
+            expected.append(token)
+            pos, tokens = pos + len(tokens), [token]
+    assert ours == expected
