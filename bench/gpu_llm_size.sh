@@ -3,7 +3,8 @@
 # calls, with DIRs made here by `bench/llm_size.py --prepare DIR --shape ...` and mlx-lm's
 # wheel downloaded into .whl (pip download --no-deps --python-version 3.12 mlx-lm):
 #   bash .gpu/p3/install.sh && bash bench/gpu_llm_size.sh .gpu/size1b [.gpu/size4b ...]
-# (LLM_SIZE_ARGS adds options to each run: "--split" for where a decode step's time goes.)
+# (LLM_SIZE_ARGS adds options to each run: "--split" for where a decode step's time goes,
+# "--repeat 3" for rows that are the median of three runs.)
 # Builds the delegate, the CUDA plugin and mlxd-generate, then prints each DIR's table
 # (ours, mlx-lm, torch eager CUDA). Results go to $OUT.
 set -euo pipefail

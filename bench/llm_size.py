@@ -13,7 +13,9 @@ DTYPES` also exports those dtypes with products of one input kept apart
 "ours, not joined".
 There (after ../shared/GPU.md's install calls, with mlx-lm's wheel installed):
     python3 bench/llm_size.py --run .gpu/size --generate BUILD/mlxd-generate
-(add --split for where a decode step's time goes, see `split`) prints one
+(add --split for where a decode step's time goes, see `split`; --repeat N to run
+ours and mlx-lm N times each, alternated, a row being the median run: one
+process's decode there differs from the next one's by up to a fifth) prints one
 table row per system and dtype: load time, time to first token,
 prefill and decode tokens/s, peak GPU memory (sampled through NVML from outside
 the measured process), and the fraction of the card's memory bandwidth decode
@@ -183,26 +185,28 @@ def run(args) -> None:
     prompt = [(7 * i + 3) % config["vocab_size"] for i in range(args.prompt_len)]
     rows = []
     for dtype in args.dtypes:
+        specs = []  # (system, dtype, command, parse, env): measured args.repeat times each
         if (directory / f"{dtype}.pte.gz").is_file():
             pte = _unpack(directory / f"{dtype}.pte.gz", work / f"{dtype}.pte")
             _unpack(directory / f"{dtype}.ptd.gz", work / f"{dtype}.ptd")
             command = _ours(args, pte, prompt)
-            rows.append(_measure("ours", dtype, command, _mlxd_generate_numbers))
+            specs.append(("ours", dtype, command, _mlxd_generate_numbers, None))
             if dtype in args.without_run_ahead:  # what starting each step ahead gains
                 off = {**os.environ, "MLX_DELEGATE_RUN_AHEAD": "0"}
-                rows.append(
-                    _measure("ours, not ahead", dtype, command, _mlxd_generate_numbers, off)
-                )
+                specs.append(("ours, not ahead", dtype, command, _mlxd_generate_numbers, off))
         unjoined = directory / f"{dtype}{UNJOINED}.pte.gz"
         if unjoined.is_file():  # what joining products of one input gains
             pte = _unpack(unjoined, work / f"{dtype}{UNJOINED}.pte")
             _unpack(directory / f"{dtype}{UNJOINED}.ptd.gz", work / f"{dtype}{UNJOINED}.ptd")
             command = _ours(args, pte, prompt)
-            rows.append(_measure("ours, not joined", dtype, command, _mlxd_generate_numbers))
-        rows.append(_measure("mlx-lm", dtype, _child("mlx_lm", args, checkpoint, dtype, prompt)))
-        if dtype == "bf16":
+            specs.append(("ours, not joined", dtype, command, _mlxd_generate_numbers, None))
+        mlx_lm = _child("mlx_lm", args, checkpoint, dtype, prompt)
+        specs.append(("mlx-lm", dtype, mlx_lm, None, None))
+        rows += _median_runs(specs, args.repeat)
+        if dtype == "bf16":  # once: an order of magnitude behind, its spread changes nothing
             rows.append(_measure("torch", dtype, _child("torch", args, checkpoint, dtype, prompt)))
     _table(rows, config, args)
+    _spread(rows)
     _agreement(rows)
     _cache_at(config, args.dtypes, CACHE_REPORT_POSITIONS)
     if args.split:
@@ -343,6 +347,37 @@ def _measure(system: str, dtype: str, command: list[str], parse=None, env=None) 
     row = {"system": system, "dtype": dtype, "peak": memory.peak, "gpu": memory.name, **numbers}
     print(json.dumps(row), flush=True)
     return row
+
+
+def _median_runs(specs: list[tuple], repeat: int) -> list[dict]:
+    """Each spec's row from `repeat` runs, the systems alternated run by run (a
+    drift of the machine reaches all alike): the run of median decode speed
+    (the slower of the middle two), with every run's decode tok/s under "runs". On the GPU machine one process's
+    decode differs from the next's by up to a fifth."""
+    runs: list[list[dict]] = [[] for _ in specs]
+    for _ in range(repeat):
+        for spec, measured in zip(specs, runs):
+            measured.append(_measure(*spec))
+    rows = []
+    for measured in runs:
+        done = sorted((r for r in measured if not r.get("failed")), key=lambda r: r["decode"])
+        if not done:
+            rows.append(measured[0])
+            continue
+        rows.append({**done[(len(done) - 1) // 2], "runs": [r["decode"] for r in measured if
+                                                            not r.get("failed")]})  # fmt: skip
+    return rows
+
+
+def _spread(rows: list[dict]) -> None:
+    """Every run's decode tok/s, where a row is the median of several."""
+    repeated = [r for r in rows if len(r.get("runs", ())) > 1]
+    if repeated:
+        print(
+            "\n| system | dtype | decode tok/s of each run (the row: the median) |\n|---|---|---|"
+        )
+        for r in repeated:
+            print(f"| {r['system']} | {r['dtype']} | {', '.join(f'{d:.1f}' for d in r['runs'])} |")
 
 
 def _child_numbers(stdout: str) -> dict:
@@ -605,6 +640,10 @@ def main(argv=None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/llm-size"))
     parser.add_argument("--generate", type=Path, default=REPO / "build/runtime/mlxd-generate")
     parser.add_argument("--split", action="store_true")
+    parser.add_argument(
+        "--repeat", type=int, default=1, metavar="N",
+        help="--run: measure ours and mlx-lm N times each, alternated; a row is the median run",
+    )  # fmt: skip
     parser.add_argument("--without-run-ahead", default="", metavar="DTYPES")
     parser.add_argument(
         "--without-joining", default="", metavar="DTYPES",
