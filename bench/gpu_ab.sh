@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two versions of the runtime (and of a program) on one GPU machine, in one call, alternated,
-# so that a change is measured against the machine's own noise (between calls and machines
-# the same program's decode moves by a fifth). On the GPU machine after ../shared/GPU.md's
+# so that a change is measured against the machine's own noise (between calls, and from one
+# process to the next in one call, the same program's decode moves by a fifth: take rounds
+# enough). On the GPU machine after ../shared/GPU.md's
 # install calls:
 #   bash bench/gpu_ab.sh OLD_TREE ROUNDS NAME=A.pte.gz,B.pte.gz ...
 # OLD_TREE holds an earlier checkout's runtime_cpp/, generated/ and pyproject.toml (copy them
@@ -9,7 +10,7 @@
 # checkout's; OLD_TREE "." compares two programs on this checkout's one build. Each program's
 # weights are its .ptd.gz beside it, as bench/llm_size.py --prepare writes them. Each round
 # runs A then B (a 512-token prompt, 256 new tokens, greedy, one warm-up generation), and the
-# table gives each round's decode tok/s and B over A's medians.
+# table gives each round's decode tok/s, B over A's medians, the means, and the rounds B won.
 set -euo pipefail
 source /tmp/gpu/env.sh
 OUT=${OUT:-/tmp/out}
@@ -45,8 +46,11 @@ median_row() {  # NAME "A A ..." "B B ..." -> a summary row
   python3 - "$@" <<'EOF'
 import statistics
 import sys
-name, a, b = sys.argv[1], *(statistics.median(map(float, x.split())) for x in sys.argv[2:])
-print(f"| {name} | {a:.1f} | {b:.1f} | {b / a:.3f} |")
+name, a, b = sys.argv[1], *(list(map(float, x.split())) for x in sys.argv[2:])
+ma, mb = statistics.median(a), statistics.median(b)
+faster = sum(y > x for x, y in zip(a, b))
+print(f"| {name} | {ma:.1f} | {mb:.1f} | {mb / ma:.3f} | {statistics.mean(a):.1f} | "
+      f"{statistics.mean(b):.1f} | {faster} of {len(a)} |")
 EOF
 }
 echo "| program | round | A tok/s | B tok/s |"
@@ -65,6 +69,6 @@ for spec in "$@"; do
   summary+=$(median_row "$name" "${a[*]}" "${b[*]}")$'\n'
 done
 echo
-echo "| program | A median | B median | B / A |"
-echo "|---|---|---|---|"
+echo "| program | A median | B median | B / A | A mean | B mean | rounds B faster |"
+echo "|---|---|---|---|---|---|---|"
 printf '%s' "$summary"
