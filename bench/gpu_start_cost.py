@@ -13,8 +13,10 @@ built first and then started. `basic`, on a vector of `--size` float32 values:
   - view: a reshape a step (no kernel: a view MLX still evaluates).
 `llm`: the kernels of a decode step of a Llama-3.2-1B shape in bfloat16 (hidden
 2048, 32 query and 8 KV heads of 64, a KV cache of 1024 holding 512): a product
-with a bf16, int8 or int4 weight, RMSNorm, RoPE, attention, the cache's update,
-the residual add, the gated activation (compiled), and the views around them.
+with a bf16, int8 or int4 weight, RMSNorm, RoPE, attention (over 512 and 8000
+keys, by cuDNN and by MLX's vector kernel: the whole chain's time is mostly the
+device's there), the cache's update, the residual add, the gated activation
+(compiled), and the views around them.
 Prints the median over --repeat chains of the starting's µs per kernel, and
 of the whole chain's (started, then waited for)."""
 
@@ -53,13 +55,20 @@ def llm_chains(mx) -> dict:
     quantized = {bits: mx.quantize(w, group_size=64, bits=bits) for bits in (4, 8)}
     q = normal(1, heads, 1, head_dim)
     cache = normal(1, kv_heads, 1024, head_dim)
-    keys = cache[:, :, :512]  # a view of the cache, as a step's attention reads it
-    # MLX's CUDA attention takes cuDNN for one query over 256 keys or more when they
-    # are a view of a cache whose length is a multiple of 256, its vector kernel else
-    odd_keys = normal(1, kv_heads, 1000, head_dim)[:, :, :512]
     row = normal(1, kv_heads, 1, head_dim)
     offset = mx.array(511, mx.int32)
-    mx.eval(x, w, w_t, norm_w, up, quantized, q, cache, keys, odd_keys, row, offset)
+    mx.eval(x, w, w_t, norm_w, up, quantized, q, cache, row, offset)
+
+    def attention(keys: int, rows: int) -> tuple[str, tuple]:
+        """One query over the first `keys` rows of a cache of `rows` (a view, as a
+        step's attention reads it). MLX's CUDA attention takes cuDNN for 256 keys
+        or more of a cache whose rows are a multiple of 256, its vector kernel else
+        (llm/model.py's cache_rows)."""
+        view = normal(1, kv_heads, rows, head_dim)[:, :, :keys]
+        mx.eval(view)
+        kernel = "cuDNN" if rows % 256 == 0 else "MLX's vector kernel"
+        name = f"attention ({keys} keys of a cache of {rows} rows: {kernel})"
+        return name, (q, lambda a: mx.fast.scaled_dot_product_attention(a, view, view, scale=0.125))
 
     def product(bits):
         if bits == 16:
@@ -82,6 +91,9 @@ def llm_chains(mx) -> dict:
     def head_transpose(a):  # (1, 32, 1, 64) <-> (1, 1, 32, 64)
         return a.transpose(0, 2, 1, 3)
 
+    attentions = dict(
+        attention(k, r) for k, r in ((512, 1024), (512, 1025), (8000, 8192), (8000, 8193))
+    )
     return {
         "product, bf16 weight 2048x2048 (gemv)": (x, product(16)),
         "product, int8 weight (quantized_matmul)": (x, product(8)),
@@ -93,14 +105,7 @@ def llm_chains(mx) -> dict:
                 a, head_dim, traditional=False, base=500000.0, scale=1.0, offset=offset
             ),
         ),
-        "attention (sdpa, 512 keys of a cache of 1024: cuDNN)": (
-            q,
-            lambda a: mx.fast.scaled_dot_product_attention(a, keys, keys, scale=0.125),
-        ),
-        "attention (sdpa, 512 keys of a cache of 1000: vector kernel)": (
-            q,
-            lambda a: mx.fast.scaled_dot_product_attention(a, odd_keys, odd_keys, scale=0.125),
-        ),
+        **attentions,
         "cache update (slice_update, donated)": (mx.array(cache), cache_update),
         "residual add": (x, lambda a: a + up),
         "gated activation (compiled silu * up)": (x, gated),
