@@ -95,9 +95,9 @@ def cache_rows(max_seq_len: int) -> int:
     keys are a view of a cache whose rows are a multiple of 256 (mlx-lm's caches
     grow in steps of 256), and with its own vector kernel otherwise. A decode
     step is host-bound, and cuDNN's attention costs the host 25.8 µs to start
-    against 4.6 µs for the vector kernel (an H200, bench/gpu_start_cost.py): at
-    16 layers a 1B's step spends 0.3 ms of its 2.8 on it. Prompts still take
-    cuDNN (more than one query)."""
+    against 4.6 µs for the vector kernel (an H200, bench/gpu_start_cost.py):
+    0.34 ms of host time a step at a 1B's 16 layers. Prompts still take cuDNN
+    (more than one query)."""
     return max_seq_len + (max_seq_len % CUDNN_DECODE_ROWS == 0)
 
 
@@ -477,7 +477,8 @@ class DecoderLM(nn.Module):
         pos = input_pos[0].item()
         torch._check(pos >= 0)
         torch._check(pos + length <= self.max_seq_len)
-        torch._check(pos + length <= cache_rows(self.max_seq_len))  # for the export's slices
+        # the cache's slices end within its rows: the export cannot infer it
+        torch._check(pos + length <= cache_rows(self.max_seq_len))
         positions = torch.arange(length, device=tokens.device) + pos
         # The hidden states are (T, hidden): MLX's matmul folds a 3-D input's
         # leading axes into one and unfolds its output, two more primitives a

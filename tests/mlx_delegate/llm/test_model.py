@@ -95,13 +95,7 @@ def test_a_quantized_kv_cache_generates_the_eager_modules_tokens(tmp_path, fmt):
     prompt = [5, 17, 42, 7, 99]
     ours = list(generate_ids(Program(pte, device="cpu"), prompt, 16, stop_at_eos=False))
     eager = quantize_kv_cache(checkpoint.load(tmp_path, max_seq_len=64), fmt)
-    tokens, pos, expected = prompt, 0, []
-    with torch.no_grad():
-        for _ in range(16):
-            token = int(eager(torch.tensor([tokens]), torch.tensor([pos])).argmax())
-            expected.append(token)
-            pos, tokens = pos + len(tokens), [token]
-    assert ours == expected
+    assert ours == _eager_greedy(eager, prompt, 16)
 
 
 def test_a_cache_of_a_multiple_of_256_positions_has_a_row_more_and_fills_to_its_end(tmp_path):
@@ -121,10 +115,16 @@ def test_a_cache_of_a_multiple_of_256_positions_has_a_row_more_and_fills_to_its_
     prompt = [5, 17, 42, 7, 99, 3, 250, 64]
     new = 256 - len(prompt)  # the last token's step writes position 255
     ours = list(generate_ids(Program(result.path, device="cpu"), prompt, new, stop_at_eos=False))
-    tokens, pos, expected = prompt, 0, []
+    assert ours == _eager_greedy(eager, prompt, new)
+
+
+def _eager_greedy(model, prompt: list[int], new: int) -> list[int]:
+    """`new` greedy tokens of our module run eagerly, the prompt at once, then
+    one token a step."""
+    tokens, pos, out = prompt, 0, []
     with torch.no_grad():
         for _ in range(new):
-            token = int(eager(torch.tensor([tokens]), torch.tensor([pos])).argmax())
-            expected.append(token)
+            token = int(model(torch.tensor([tokens]), torch.tensor([pos])).argmax())
+            out.append(token)
             pos, tokens = pos + len(tokens), [token]
-    assert ours == expected
+    return out
