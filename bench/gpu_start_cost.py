@@ -27,24 +27,27 @@ import statistics
 import time
 
 
-def basic_chains(mx, size: int) -> tuple[object, dict]:
+def reshapes(first: tuple, second: tuple):
+    """A chain step that reshapes to `first`, then `second`, by turns: a view."""
+    shapes, turn = (first, second), [1]
+
+    def view(a):
+        turn[0] ^= 1
+        return a.reshape(shapes[turn[0]])
+
+    return view
+
+
+def basic_chains(mx, size: int) -> dict:
     y = mx.random.normal((size,))
     x = mx.random.normal((size,))
     mx.eval(x, y)
     fused = mx.compile(lambda a: a * y + 1.0)
-    shapes = [(size // 2, 2), (size,)]
-    flip = [0]
-
-    def view(a):
-        flip[0] ^= 1
-        return a.reshape(shapes[flip[0]])
-
-    chains = {
+    return {
         "plain (a * y)": (x, lambda a: a * y),
         "compiled (a * y + 1, one fused kernel)": (x, fused),
-        "view (reshape)": (x, view),
+        "view (reshape)": (x, reshapes((size // 2, 2), (size,))),
     }
-    return chains
 
 
 def llm_chains(mx) -> dict:
@@ -81,12 +84,6 @@ def llm_chains(mx) -> dict:
         return c
 
     gated = mx.compile(lambda a: a * mx.sigmoid(a) * up)
-    shapes = [(1, 1, heads, head_dim), (1, hidden)]
-    flip = [0]
-
-    def view(a):
-        flip[0] ^= 1
-        return a.reshape(shapes[flip[0]])
 
     def head_transpose(a):  # (1, 32, 1, 64) <-> (1, 1, 32, 64)
         return a.transpose(0, 2, 1, 3)
@@ -109,7 +106,7 @@ def llm_chains(mx) -> dict:
         "cache update (slice_update, donated)": (mx.array(cache), cache_update),
         "residual add": (x, lambda a: a + up),
         "gated activation (compiled silu * up)": (x, gated),
-        "view (reshape)": (x, view),
+        "view (reshape, to heads and back)": (x, reshapes((1, 1, heads, head_dim), (1, hidden))),
         "view (transpose)": (q, head_transpose),
     }
 

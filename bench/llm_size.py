@@ -352,20 +352,21 @@ def _measure(system: str, dtype: str, command: list[str], parse=None, env=None) 
 def _median_runs(specs: list[tuple], repeat: int) -> list[dict]:
     """Each spec's row from `repeat` runs, the systems alternated run by run (a
     drift of the machine reaches all alike): the run of median decode speed
-    (the slower of the middle two), with every run's decode tok/s under "runs". On the GPU machine one process's
-    decode differs from the next's by up to a fifth."""
+    (the slower of the middle two), with every run's decode tok/s, in order,
+    under "runs". On the GPU machine one process's decode differs from the
+    next's by up to a fifth."""
     runs: list[list[dict]] = [[] for _ in specs]
     for _ in range(repeat):
         for spec, measured in zip(specs, runs):
             measured.append(_measure(*spec))
     rows = []
     for measured in runs:
-        done = sorted((r for r in measured if not r.get("failed")), key=lambda r: r["decode"])
+        done = [r for r in measured if not r.get("failed")]
         if not done:
             rows.append(measured[0])
             continue
-        rows.append({**done[(len(done) - 1) // 2], "runs": [r["decode"] for r in measured if
-                                                            not r.get("failed")]})  # fmt: skip
+        median = sorted(done, key=lambda r: r["decode"])[(len(done) - 1) // 2]
+        rows.append({**median, "runs": [r["decode"] for r in done]})
     return rows
 
 
