@@ -17,7 +17,14 @@ with a bf16, int8 or int4 weight, RMSNorm, RoPE, attention (over 512 and 8000
 keys, by cuDNN and by MLX's vector kernel: the whole chain's time is mostly the
 device's there), the cache's update, the residual add, the gated activation
 (compiled), and the views around them.
-Prints the median over --repeat chains of the starting's µs per kernel, and
+`fused`: candidates that would start fewer kernels a step, each beside what it
+replaces: the product and the residual add as one `addmm` (cuBLAS's bias
+epilogue), the residual add and RMSNorm as one kernel of ours
+(`mx.fast.cuda_kernel`).
+`prefill`: a prompt's product (8 to 512 rows) with an int4 or int8 weight, by MLX's
+quantized_matmul and by dequantizing into a bf16 product (whole chain: device).
+A step is one kernel unless its row says otherwise. Prints the median over
+--repeat chains of the starting's µs a step, and
 of the whole chain's (started, then waited for)."""
 
 from __future__ import annotations
@@ -111,6 +118,102 @@ def llm_chains(mx) -> dict:
     }
 
 
+ADD_RMS_NORM = """
+const int row = blockIdx.x;
+const size_t base = size_t(row) * N;
+float squares = 0.0f;
+for (int i = threadIdx.x; i < N; i += blockDim.x) {
+  T h = T(float(x[base + i]) + float(residual[base + i]));
+  sum[base + i] = h;
+  squares += float(h) * float(h);
+}
+__shared__ float partial[32];
+for (int o = 16; o > 0; o /= 2) squares += __shfl_xor_sync(0xffffffff, squares, o);
+if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = squares;
+__syncthreads();
+if (threadIdx.x < 32) {
+  float v = threadIdx.x < (blockDim.x >> 5) ? partial[threadIdx.x] : 0.0f;
+  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);
+  if (threadIdx.x == 0) partial[0] = v;
+}
+__syncthreads();
+const float scale = rsqrtf(partial[0] / N + eps[0]);
+for (int i = threadIdx.x; i < N; i += blockDim.x) {
+  normed[base + i] = T(float(weight[i]) * (float(sum[base + i]) * scale));
+}
+"""
+
+
+def fused_chains(mx) -> dict:
+    bf16, hidden = mx.bfloat16, 2048
+    normal = lambda *shape: (mx.random.normal(shape) * 0.02).astype(bf16)  # noqa: E731
+    x, w, norm_w, up = normal(1, hidden), normal(hidden, hidden), normal(hidden), normal(1, hidden)
+    w_t = w.T
+    eps = mx.array([1e-5], mx.float32)
+    mx.eval(x, w, w_t, norm_w, up, eps)
+    kernel = mx.fast.cuda_kernel(
+        name="add_rms_norm",
+        input_names=["x", "residual", "weight", "eps"],
+        output_names=["sum", "normed"],
+        source=ADD_RMS_NORM,
+    )
+
+    def add_rms_norm(a):
+        _, normed = kernel(
+            inputs=[a, up, norm_w, eps],
+            output_shapes=[a.shape, a.shape],
+            output_dtypes=[a.dtype, a.dtype],
+            grid=(256 * a.shape[0], 1, 1),
+            threadgroup=(256, 1, 1),
+            template=[("T", a.dtype), ("N", hidden)],
+        )
+        return normed
+
+    return {
+        "product, bf16 2048x2048, then the residual add (2 kernels)": (x, lambda a: a @ w_t + up),
+        "addmm: product and residual add in one (cuBLAS bias epilogue)": (
+            x,
+            lambda a: mx.addmm(up, a, w_t),
+        ),
+        "residual add, then rms_norm (2 kernels)": (
+            x,
+            lambda a: mx.fast.rms_norm(a + up, norm_w, 1e-5),
+        ),
+        "residual add and rms_norm as one kernel of ours": (x, add_rms_norm),
+    }
+
+
+def prefill_chains(mx) -> dict:
+    """A prompt's product of `rows` rows by a 2048x2048 weight in bf16, and in int4
+    and int8 by quantized_matmul and by dequantizing into a bf16 product, at the
+    rows where the two ways cross."""
+    hidden = 2048
+    w = (mx.random.normal((hidden, hidden)) * 0.02).astype(mx.bfloat16)
+    quantized = {bits: mx.quantize(w, group_size=64, bits=bits) for bits in (4, 8)}
+    mx.eval(w, quantized)
+
+    def quantized_product(bits):
+        wq, scales, biases = quantized[bits]
+        return lambda a: mx.quantized_matmul(a, wq, scales, biases, True, 64, bits)
+
+    def dequantized_product(bits):
+        wq, scales, biases = quantized[bits]
+        return lambda a: a @ mx.dequantize(wq, scales, biases, group_size=64, bits=bits).T
+
+    chains = {}
+    for rows in (8, 32, 64, 128, 512):
+        x = (mx.random.normal((rows, hidden)) * 0.02).astype(mx.bfloat16)
+        mx.eval(x)
+        chains[f"prompt product {rows}x2048 @ 2048x2048, bf16 weight"] = (x, lambda a: a @ w.T)
+        for bits in (4, 8):
+            chains[f"{rows} rows, int{bits}: quantized_matmul"] = (x, quantized_product(bits))
+            chains[f"{rows} rows, int{bits}: dequantized, then bf16 (2 kernels)"] = (
+                x,
+                dequantized_product(bits),
+            )
+    return chains
+
+
 def main(argv=None) -> int:
     import mlx.core as mx
 
@@ -126,8 +229,12 @@ def main(argv=None) -> int:
         chains.update(basic_chains(mx, args.size))
     if "llm" in args.kinds:
         chains.update(llm_chains(mx))
+    if "fused" in args.kinds:
+        chains.update(fused_chains(mx))
+    if "prefill" in args.kinds:
+        chains.update(prefill_chains(mx))
     print(f"{mx.default_device()}, {args.kernels} kernels a chain")
-    print("| kernel | start µs a kernel | whole chain µs a kernel |\n|---|---:|---:|")
+    print("| step | start µs a step | whole chain µs a step |\n|---|---:|---:|")
     for name, (first, step) in chains.items():
         starts, wholes = [], []
         for r in range(args.repeat + 3):  # 3 warm-up chains
