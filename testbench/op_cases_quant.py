@@ -108,6 +108,13 @@ def _linear_configs():
             lambda: quantized(nn.Linear(IN, OUT), 8, 32, bf16, **asymmetric()),
             T((3, IN), bf16),
         ),
+        # A prompt's rows: the CUDA plugin dequantizes first from 64 rows (linalg.cpp)
+        M(
+            "int4_g64_prompt_rows_bfloat16",
+            lambda: quantized(nn.Linear(IN, OUT), 4, 64, bf16),
+            T((2, 64, IN), bf16),
+        ),
+        M("int8_g32_prompt_rows", lambda: quantized(nn.Linear(IN, OUT), 8, 32), T((96, IN))),
         M(
             "int4_dynamic_batch",
             lambda: quantized(nn.Linear(IN, OUT), 4, 32),

@@ -79,12 +79,39 @@ static std::optional<mx::array> kernel_quantized_linear(const QuantizedLinearNod
                 widen ? mx::float32 : x.dtype(), s);
 }
 
+// Rows from which a product on MLX's CUDA backend dequantizes its affine weight
+// first. MLX 0.32's CUDA quantized product runs far below its bfloat16 product
+// on many rows (a prompt): on an H200, 512 rows by a 2048x2048 int4 weight take
+// 47 µs a product, dequantizing and then the bfloat16 product 36, the bfloat16
+// weight 29; int8 42 against 38. From 64 rows on, dequantizing first won for
+// both; at 8 and 32 rows int8's packed product won (bench/gpu_start_cost.py
+// --kinds prefill). One row (a decode step) stays packed: it reads a quarter
+// (int4) of the bytes. The dequantized weight lives for the one product.
+constexpr int64_t kDequantizedProductRows = 64;
+
+static bool dequantizes_first(const QuantizedLinearNode& n, const mx::array& x, StreamOrDevice s) {
+  static const bool cuda = mx::cu::is_available();
+  if (!cuda || n.mode != ir::QuantMode_Affine || !n.transpose || x.ndim() == 0 ||
+      mx::to_stream(s).device.type != mx::Device::DeviceType::gpu) {
+    return false;
+  }
+  int64_t cols = std::max<int64_t>(x.shape(-1), 1);
+  return static_cast<int64_t>(x.size()) / cols >= kDequantizedProductRows;
+}
+
 // The weight stays packed: the kernel, or MLX, dequantizes it group by group
-// inside the product.
+// inside the product (except a prompt's on CUDA, above).
 void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, StreamOrDevice s) {
   const mx::array& x = st.tensor(n.x);
   bool widen = widens_on_cpu(x, s);
   std::optional<mx::array> product = kernel_quantized_linear(n, x, widen, st, s);
+  if (!product && dequantizes_first(n, x, s)) {
+    QuantizedScales q =
+        quantized_scales(n.mode, n.scales, n.biases, st, false, s, "quantized_linear");
+    mx::array weight = mx::dequantize(st.tensor(n.w), q.scales, q.biases, n.group_size, n.bits,
+                                      q.mode, std::nullopt, x.dtype(), s);
+    product = mx::matmul(x, mx::transpose(weight, {1, 0}, s), s);
+  }
   if (!product) {
     QuantizedScales q =
         quantized_scales(n.mode, n.scales, n.biases, st, widen, s, "quantized_linear");
