@@ -27,7 +27,7 @@ import dataclasses
 import re
 import resource
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import torch
 from torch import nn
@@ -138,7 +138,7 @@ def export_program(
         root = Generator(model)
         first_loads = loads if sharding is None else sharding.loads(loads, 0)
         source = WeightSource(root, first_loads, inv_freq, quantizer)
-        with external_data(source.resolve) as session:
+        with external_data(source.resolve, source.resolve_rows) as session:
             step("torch.export")
             exported = _exported(root, max_seq_len)
             step("lower")
@@ -158,7 +158,9 @@ def export_program(
             for rank in range(tp):  # one data file per rank, each with its shards
                 if sharding is not None:
                     rank_loads = sharding.loads(loads, rank)
-                    session.resolve = WeightSource(root, rank_loads, inv_freq, quantizer).resolve
+                    rank_source = WeightSource(root, rank_loads, inv_freq, quantizer)
+                    session.resolve = rank_source.resolve
+                    session.resolve_rows = rank_source.resolve_rows
                 data_paths.append(tensor_parallel.data_path(out, rank, tp))
                 data_size += _write_data(data_paths[-1], session)
     try:
@@ -309,13 +311,36 @@ class WeightSource:
         name = f"{inner[1]}.{inner[2]}" if inner else target
         value = self._value(name)
         if inner:
-            value = value[int(inner[3])]
-        if value.dtype != like.dtype or value.shape != like.shape:
-            raise ValueError(
-                f"{target}: the checkpoint gives {value.dtype}{tuple(value.shape)}, "
-                f"the program holds {like.dtype}{tuple(like.shape)}"
-            )
+            index = int(inner[3])
+            if value[index] is None:  # streamed by resolve_rows: made whole again
+                self._last = ("", None)
+                value = self._value(name)
+            value = value[index]
+        _check_made(target, value.dtype, tuple(value.shape), like)
         return value
+
+    def resolve_rows(self, target: str, like: torch.Tensor) -> Iterator[torch.Tensor]:
+        """`resolve(target, like)` as consecutive slices of its first axis. An
+        inner tensor of a quantized weight is quantized and given a slice at a
+        time, never whole; the weight's other inner tensors (its scales, zero
+        points) are kept whole for the resolves that follow. Anything else (or a
+        weight already made whole) comes in one slice."""
+        inner = _INNER.fullmatch(target)
+        name = f"{inner[1]}.{inner[2]}" if inner else target
+        quantized = self._quantized_weight(name) if inner and self._last[0] != name else None
+        if quantized is None:
+            yield self.resolve(target, like)
+            return
+        self._last = ("", None)  # not held while this one is made
+        index, wholes, made = int(inner[3]), [], 0
+        for start, parts in self._quantized(*quantized):
+            rows = parts[index]
+            _check_made(target, rows.dtype, (like.shape[0], *rows.shape[1:]), like)
+            yield rows
+            made += len(rows)
+            wholes = _into_wholes(wholes, start, parts, like.shape[0], skip=index)
+        _check_made(target, like.dtype, (made, *like.shape[1:]), like)
+        self._last = (name, wholes)
 
     def _value(self, name: str) -> torch.Tensor:
         if self._last[0] != name:
@@ -325,29 +350,48 @@ class WeightSource:
 
     def _make(self, name: str) -> torch.Tensor:
         ours = name.removeprefix("model.")
-        module_path, _, leaf = name.rpartition(".")
         if ours not in self.loads:
+            module_path, _, leaf = name.rpartition(".")
             like = self.root.get_buffer(name)
             return checkpoint.buffer_value(leaf, like, self.inv_freq)
+        quantized = self._quantized_weight(name)
+        return self.loads[ours]() if quantized is None else self._quantized_whole(*quantized)
+
+    def _quantized_weight(self, name: str) -> Optional[tuple]:
+        """The arguments of `_quantized` for the weight `name`; None: not a
+        quantized weight."""
+        ours = name.removeprefix("model.")
+        if self.quantizer is None or ours not in self.loads:
+            return None
+        module_path, _, leaf = name.rpartition(".")
         owner = self.root.get_submodule(module_path)
         # from _parameters: a quantized expert stack reads back dequantized (quantize_experts)
         load, held = self.loads[ours], owner._parameters.get(leaf)  # None: a buffer
-        if held is None or type(held) is nn.Parameter or self.quantizer is None:
-            return load()
+        if held is None or type(held) is nn.Parameter:
+            return None
         rows = getattr(load, "rows", None) or (lambda start, stop: load()[start:stop])
-        return self._quantized(owner, module_path, leaf, rows, held.shape)
+        return owner, module_path, leaf, rows, held.shape
+
+    def _quantized_whole(
+        self, owner: nn.Module, path: str, leaf: str, rows, shape: torch.Size
+    ) -> list[torch.Tensor]:
+        """The inner tensors of `_quantized`'s slices, each whole."""
+        wholes: list = []
+        for start, parts in self._quantized(owner, path, leaf, rows, shape):
+            wholes = _into_wholes(wholes, start, parts, shape[0])
+        return wholes
 
     def _quantized(
         self, owner: nn.Module, path: str, leaf: str, rows, shape: torch.Size
-    ) -> list[torch.Tensor]:
-        """The inner tensors (in `__tensor_flatten__`'s order) of the weight
-        `owner.<leaf>` of `shape` (`owner` named `path`), whose first-axis
-        slices (rows; experts of a stack) `rows(start, stop)` reads, quantized
-        as the meta model's was. Groups run along a row, so slices are read and
-        quantized one at a time: a whole LLM embedding, or a layer's experts,
-        would be read, then widened to float32, at once. A format whose scale
-        takes the whole weight's largest magnitude reads the slices twice."""
-        inner: list[torch.Tensor] = []
+    ) -> Iterator[tuple[int, list[torch.Tensor]]]:
+        """(start, the inner tensors (in `__tensor_flatten__`'s order)) of each
+        slice of the weight `owner.<leaf>` of `shape` (`owner` named `path`),
+        whose first-axis slices (rows; experts of a stack) `rows(start, stop)`
+        reads, quantized as the meta model's was. Groups run along a row, so
+        slices are read and quantized one at a time: a whole LLM embedding, or a
+        layer's experts, would be read, then widened to float32, at once. A
+        format whose scale takes the whole weight's largest magnitude reads the
+        slices twice."""
         step = max(1, QUANTIZE_VALUES // shape[1:].numel())
         starts = range(0, shape[0], step)
         amax = None
@@ -356,13 +400,7 @@ class WeightSource:
         for start in starts:
             weight = self._quantized_like(owner, path, leaf, rows(start, start + step), amax)
             names, _ = type(weight).__tensor_flatten__(weight)
-            parts = [getattr(weight, n) for n in names]
-            if not inner:  # each inner tensor has the weight's first axis, or is one scale
-                inner = [p.new_empty((shape[0], *p.shape[1:])) if p.dim() else p for p in parts]
-            for whole, part in zip(inner, parts):
-                if part.dim():  # a per-tensor scale is the whole weight's (amax): the same
-                    whole[start : start + part.shape[0]] = part
-        return inner
+            yield start, [getattr(weight, n) for n in names]
 
     def _quantized_like(self, owner: nn.Module, path: str, leaf: str, weight: torch.Tensor, amax):
         """`weight` quantized as `owner.<leaf>` (`owner` named `path`) was: in a
@@ -379,6 +417,30 @@ class WeightSource:
         module.register_parameter(leaf, nn.Parameter(weight, requires_grad=False))
         self.quantizer(module, path, amax)
         return module._parameters[leaf]
+
+
+def _into_wholes(
+    wholes: list, start: int, parts: list[torch.Tensor], length: int, skip: int = -1
+) -> list:
+    """The inner tensors of a weight of `length` first-axis rows, whole, with
+    one slice's `parts` (from row `start`) written in; the inner tensor `skip`
+    is left out (None). A per-tensor scale (0-d) is the whole weight's."""
+    if not wholes:  # each inner tensor has the weight's first axis, or is one scale
+        wholes = [p.new_empty((length, *p.shape[1:])) if p.dim() else p for p in parts]
+        if 0 <= skip < len(wholes):
+            wholes[skip] = None
+    for i, (whole, part) in enumerate(zip(wholes, parts)):
+        if i != skip and part.dim():
+            whole[start : start + part.shape[0]] = part
+    return wholes
+
+
+def _check_made(target: str, dtype: torch.dtype, shape: tuple, like: torch.Tensor) -> None:
+    if dtype != like.dtype or shape != tuple(like.shape):
+        raise ValueError(
+            f"{target}: the checkpoint gives {dtype}{shape}, "
+            f"the program holds {like.dtype}{tuple(like.shape)}"
+        )
 
 
 def _exported(generator: Generator, max_seq_len: int) -> torch.export.ExportedProgram:

@@ -23,6 +23,8 @@ import torch
 
 # (graph-signature target, meta tensor) -> the real tensor it stands for
 Resolve = Callable[[str, torch.Tensor], torch.Tensor]
+# the same, as consecutive slices of its first axis (a weight made slice by slice)
+ResolveRows = Callable[[str, torch.Tensor], Iterator[torch.Tensor]]
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class DataSession:
     declared them (which is about the order the checkpoint holds them)."""
 
     resolve: Optional[Resolve] = None
+    resolve_rows: Optional[ResolveRows] = None
     constants: dict[str, DeferredConstant] = field(default_factory=dict)
 
     _keys: int = 0
@@ -70,6 +73,15 @@ class DataSession:
             raise ValueError(f"{target} is a meta tensor and this export has no weight source")
         return self.resolve(target, meta)
 
+    def real_rows(self, target: str, meta: torch.Tensor) -> Iterator[torch.Tensor]:
+        """The same data as consecutive slices of its first axis, where the
+        source makes it that way (a quantized weight's values, which a maker
+        packs slice by slice, never holding them whole); else one slice."""
+        if self.resolve_rows is None:
+            yield self.real(target, meta)
+        else:
+            yield from self.resolve_rows(target, meta)
+
     @property
     def nbytes(self) -> int:
         return sum(c.nbytes for c in self.constants.values())
@@ -81,10 +93,12 @@ _session: contextvars.ContextVar[Optional[DataSession]] = contextvars.ContextVar
 
 
 @contextlib.contextmanager
-def external_data(resolve: Optional[Resolve] = None) -> Iterator[DataSession]:
+def external_data(
+    resolve: Optional[Resolve] = None, resolve_rows: Optional[ResolveRows] = None
+) -> Iterator[DataSession]:
     """Inside the block, every delegate the export lowers defers its constants
     to the yielded session instead of the `.pte`'s named data."""
-    session = DataSession(resolve)
+    session = DataSession(resolve, resolve_rows)
     token = _session.set(session)
     try:
         yield session

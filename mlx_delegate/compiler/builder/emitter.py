@@ -144,6 +144,18 @@ class Emitter:
             return None
         return self.real(spec.target, constant_value(self.program, spec))
 
+    def constant_rows(self, node: Node) -> Iterator[torch.Tensor]:
+        """`constant(node)` as consecutive slices of its first axis, made one at
+        a time where the export's weight source can (`DataSession.real_rows`)."""
+        whole = self.dry_run or node.op != "placeholder" or self.session is None
+        spec = None if whole else input_spec(self.program, node.name)
+        if spec is not None and spec.kind != InputKind.USER_INPUT:
+            value = constant_value(self.program, spec)
+            if value.is_meta:
+                yield from self.session.real_rows(spec.target, value)
+                return
+        yield self.constant(node)
+
     def real(self, target: str, value: torch.Tensor) -> torch.Tensor:
         """`value`, or the real tensor a meta tensor of the program stands for."""
         if not value.is_meta:

@@ -236,8 +236,17 @@ class AffineWeight(QuantizedWeight):
             return offsets.mul_(scales64()).to(dtype)
 
         def words() -> torch.Tensor:
-            q = b.constant(self.q).permute(self.layout)
-            return pack(q, self.quant_min, self.bits)
+            if self.axis != len(self.shape) - 1:  # packed along another axis: read whole
+                return pack(b.constant(self.q).permute(self.layout), self.quant_min, self.bits)
+            # Packed slice by slice: the values of a 4-bit LLM embedding, one byte
+            # each, are twice its packed words.
+            words, start = torch.empty(self.packed_shape, dtype=torch.uint32), 0
+            for rows in b.constant_rows(self.q):
+                words[start : start + len(rows)] = pack(rows, self.quant_min, self.bits)
+                start += len(rows)
+            if start != len(words):
+                raise ValueError(f"{start} rows of quantized values made, {len(words)} declared")
+            return words
 
         return Packed(
             b.computed_constant(words, torch.uint32, self.packed_shape),

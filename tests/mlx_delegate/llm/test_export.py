@@ -177,9 +177,46 @@ def test_quantizing_a_weight_by_row_slices_gives_the_whole_weights_quantization(
     source = export.WeightSource(nn.Module(), {}, None, export._quantizer(fmt, 32))
     owner = nn.Linear(64, 48, bias=False)
     rows = lambda start, stop: weight[start:stop]  # noqa: E731
-    whole = source._quantized(owner, "layer", "weight", rows, weight.shape)
+    whole = source._quantized_whole(owner, "layer", "weight", rows, weight.shape)
     monkeypatch.setattr(export, "QUANTIZE_VALUES", 16 * 64)  # 16 rows at a time
-    sliced = source._quantized(owner, "layer", "weight", rows, weight.shape)
+    sliced = source._quantized_whole(owner, "layer", "weight", rows, weight.shape)
     assert len(whole) == len(sliced) == parts  # values, scales, zero points / tensor scale
     for a, b in zip(whole, sliced):
         assert torch.equal(a, b)
+
+
+def test_a_quantized_weights_values_come_a_slice_at_a_time_then_its_scales(monkeypatch):
+    """`resolve_rows` gives a quantized weight's values a slice at a time, as
+    the whole weight's rows (the packer then never holds them whole); its scales
+    and zero points, asked for next, come from that same pass, not quantized
+    again."""
+    from torch import nn
+
+    from mlx_delegate.llm import export
+
+    weight = torch.randn(48, 64, generator=torch.Generator().manual_seed(0))
+    root = nn.Module()
+    root.layer = nn.Linear(64, 48, bias=False, device="meta")
+    quantizer = export._quantizer("int4", 32)
+    quantizer(root)
+    held = root.layer._parameters["weight"]
+    names, _ = type(held).__tensor_flatten__(held)
+    likes = [getattr(held, n) for n in names]
+    targets = [f"layer.parametrizations.weight.original{i}" for i in range(len(names))]
+    loads = {"layer.weight": lambda: weight}
+    whole = [export.WeightSource(root, loads, None, quantizer).resolve(t, like)
+             for t, like in zip(targets, likes)]  # fmt: skip
+
+    monkeypatch.setattr(export, "QUANTIZE_VALUES", 16 * 64)  # 16 rows at a time
+    source, quantized = export.WeightSource(root, loads, None, quantizer), []
+    making = source._quantized_like
+    monkeypatch.setattr(source, "_quantized_like", lambda *a: quantized.append(a) or making(*a))
+    values = list(source.resolve_rows(targets[0], likes[0]))
+    rest = [source.resolve(t, like) for t, like in zip(targets[1:], likes[1:])]
+
+    assert [len(rows) for rows in values] == [16, 16, 16]
+    assert torch.equal(torch.cat(values), whole[0])
+    assert len(rest) == 2 and all(torch.equal(a, b) for a, b in zip(rest, whole[1:]))
+    assert len(quantized) == 3  # one pass of three slices
+    # asked for again, the values are made whole again
+    assert torch.equal(source.resolve(targets[0], likes[0]), whole[0])
