@@ -240,13 +240,13 @@ class AffineWeight(QuantizedWeight):
                 return pack(b.constant(self.q).permute(self.layout), self.quant_min, self.bits)
             # Packed slice by slice: the values of a 4-bit LLM embedding, one byte
             # each, are twice its packed words.
-            words, start = torch.empty(self.packed_shape, dtype=torch.uint32), 0
+            packed, start = torch.empty(self.packed_shape, dtype=torch.uint32), 0
             for rows in b.constant_rows(self.q):
-                words[start : start + len(rows)] = pack(rows, self.quant_min, self.bits)
+                packed[start : start + len(rows)] = pack(rows, self.quant_min, self.bits)
                 start += len(rows)
-            if start != len(words):
-                raise ValueError(f"{start} rows of quantized values made, {len(words)} declared")
-            return words
+            if start != len(packed):
+                raise ValueError(f"{start} rows of quantized values made, {len(packed)} declared")
+            return packed
 
         return Packed(
             b.computed_constant(words, torch.uint32, self.packed_shape),
