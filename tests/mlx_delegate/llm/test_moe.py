@@ -263,7 +263,9 @@ def test_quantizing_a_stack_by_expert_slices_gives_the_whole_stacks_quantization
     source = export.WeightSource(nn.Module(), {}, None, export._quantizer("int4", 32))
     rows = lambda start, stop: stack[start:stop]  # noqa: E731
     monkeypatch.setattr(export, "QUANTIZE_VALUES", 2 * 6 * 64)  # 2 experts at a time
-    sliced = source._quantized_whole(nn.Module(), "layers.0.mlp.experts", "down_proj", rows, stack.shape)
+    sliced = source._quantized_whole(
+        nn.Module(), "layers.0.mlp.experts", "down_proj", rows, stack.shape
+    )
     whole = nn.Module()
     whole.down_proj = nn.Parameter(stack.clone(), requires_grad=False)
     quantize_experts(whole, "int4", 32)
