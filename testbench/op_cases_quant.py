@@ -108,7 +108,8 @@ def _linear_configs():
             lambda: quantized(nn.Linear(IN, OUT), 8, 32, bf16, **asymmetric()),
             T((3, IN), bf16),
         ),
-        # A prompt's rows: the CUDA plugin dequantizes first from 64 rows (linalg.cpp)
+        # A prompt's rows: the CUDA plugin dequantizes first from 64 rows of half
+        # precision (linalg.cpp); float32 stays packed
         M(
             "int4_g64_prompt_rows_bfloat16",
             lambda: quantized(nn.Linear(IN, OUT), 4, 64, bf16),

@@ -91,9 +91,12 @@ static std::optional<mx::array> kernel_quantized_linear(const QuantizedLinearNod
 // from 5.2 to 7.8 GB (still below mlx-lm's 11.7, README).
 constexpr int64_t kDequantizedProductRows = 64;
 
+// Half-precision activations only: what was measured, and a float32 product on
+// CUDA would take MLX's TF32 default, coarser than the packed product.
 static bool dequantizes_first(const QuantizedLinearNode& n, const mx::array& x, StreamOrDevice s) {
   static const bool cuda = mx::cu::is_available();
-  if (!cuda || n.mode != ir::QuantMode_Affine || !n.transpose || x.ndim() == 0 ||
+  bool half = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
+  if (!cuda || !half || n.mode != ir::QuantMode_Affine || !n.transpose || x.ndim() == 0 ||
       mx::to_stream(s).device.type != mx::Device::DeviceType::gpu) {
     return false;
   }
