@@ -1,6 +1,6 @@
 """What MLX's CUDA backend costs the host to start one kernel, by kind, MLX alone.
 
-    python3 bench/gpu_start_cost.py [--kernels 100] [--size 2048] [--kinds basic,llm]
+    python3 bench/gpu_start_cost.py [--kernels 100] [--size 2048] [--kinds basic,llm,fused,prefill]
 
 A decode step of ours is host-bound: building its graph, then starting it
 (`mx.async_eval`: MLX encodes and launches each kernel), while the device waits.
@@ -24,8 +24,8 @@ epilogue), the residual add and RMSNorm as one kernel of ours
 `prefill`: a prompt's product (8 to 512 rows) with an int4 or int8 weight, by MLX's
 quantized_matmul and by dequantizing into a bf16 product (whole chain: device).
 A step is one kernel unless its row says otherwise. Prints the median over
---repeat chains of the starting's µs a step, and
-of the whole chain's (started, then waited for)."""
+--repeat chains of the starting's µs a step, and of the whole chain's (started,
+then waited for)."""
 
 from __future__ import annotations
 
@@ -118,6 +118,9 @@ def llm_chains(mx) -> dict:
     }
 
 
+# The fused candidate's body (one block of threads a row): the residual sum written
+# (the next residual), its squares summed over the block, then the row normalized.
+# Timed here, its results not checked: it was measured to decide, and not built.
 ADD_RMS_NORM = """
 const int row = blockIdx.x;
 const size_t base = size_t(row) * N;
