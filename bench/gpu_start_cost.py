@@ -57,17 +57,50 @@ def basic_chains(mx, size: int) -> dict:
     }
 
 
-def llm_chains(mx) -> dict:
-    bf16, hidden, heads, kv_heads, head_dim = mx.bfloat16, 2048, 32, 8, 64
-    normal = lambda *shape: (mx.random.normal(shape) * 0.02).astype(bf16)  # noqa: E731
-    x, w, norm_w, up = normal(1, hidden), normal(hidden, hidden), normal(hidden), normal(1, hidden)
-    w_t = w.T
+HIDDEN = 2048
+
+
+def bf16_normal(mx):
+    """A maker of bf16 tensors of normal values, std 0.02 (a weight's scale)."""
+    return lambda *shape: (mx.random.normal(shape) * 0.02).astype(mx.bfloat16)
+
+
+def step_operands(mx) -> tuple:
+    """A decode step's row x, weight w (HIDDEN square), norm weight and a
+    residual row, bf16, evaluated."""
+    normal = bf16_normal(mx)
+    x, w = normal(1, HIDDEN), normal(HIDDEN, HIDDEN)
+    norm_w, residual = normal(HIDDEN), normal(1, HIDDEN)
+    mx.eval(x, w, norm_w, residual)
+    return x, w, norm_w, residual
+
+
+def products(mx, w) -> dict:
+    """bits -> (x @ w.T with w quantized to `bits` (groups of 64) by MLX's
+    quantized_matmul, the same with w dequantized first into a bf16 product)."""
     quantized = {bits: mx.quantize(w, group_size=64, bits=bits) for bits in (4, 8)}
+    mx.eval(quantized)
+
+    def packed(wq, scales, biases, bits):
+        return lambda a: mx.quantized_matmul(a, wq, scales, biases, True, 64, bits)
+
+    def dequantized(wq, scales, biases, bits):
+        return lambda a: a @ mx.dequantize(wq, scales, biases, group_size=64, bits=bits).T
+
+    return {bits: (packed(*q, bits), dequantized(*q, bits)) for bits, q in quantized.items()}
+
+
+def llm_chains(mx) -> dict:
+    heads, kv_heads, head_dim = 32, 8, 64
+    normal = bf16_normal(mx)
+    x, w, norm_w, up = step_operands(mx)
+    w_t = w.T
+    quantized = products(mx, w)
     q = normal(1, heads, 1, head_dim)
     cache = normal(1, kv_heads, 1024, head_dim)
     row = normal(1, kv_heads, 1, head_dim)
     offset = mx.array(511, mx.int32)
-    mx.eval(x, w, w_t, norm_w, up, quantized, q, cache, row, offset)
+    mx.eval(w_t, q, cache, row, offset)
 
     def attention(keys: int, rows: int) -> tuple[str, tuple]:
         """One query over the first `keys` rows of a cache of `rows` (a view, as a
@@ -79,12 +112,6 @@ def llm_chains(mx) -> dict:
         kernel = "cuDNN" if rows % 256 == 0 else "MLX's vector kernel"
         name = f"attention ({keys} keys of a cache of {rows} rows: {kernel})"
         return name, (q, lambda a: mx.fast.scaled_dot_product_attention(a, view, view, scale=0.125))
-
-    def product(bits):
-        if bits == 16:
-            return lambda a: a @ w_t
-        wq, scales, biases = quantized[bits]
-        return lambda a: mx.quantized_matmul(a, wq, scales, biases, True, 64, bits)
 
     def cache_update(c):
         c[:, :, 511:512, :] = row  # a SliceUpdate, its target donated
@@ -99,9 +126,9 @@ def llm_chains(mx) -> dict:
         attention(k, r) for k, r in ((512, 1024), (512, 1025), (8000, 8192), (8000, 8193))
     )
     return {
-        "product, bf16 weight 2048x2048 (gemv)": (x, product(16)),
-        "product, int8 weight (quantized_matmul)": (x, product(8)),
-        "product, int4 weight (quantized_matmul)": (x, product(4)),
+        "product, bf16 weight 2048x2048 (gemv)": (x, lambda a: a @ w_t),
+        "product, int8 weight (quantized_matmul)": (x, quantized[8][0]),
+        "product, int4 weight (quantized_matmul)": (x, quantized[4][0]),
         "rms_norm": (x, lambda a: mx.fast.rms_norm(a, norm_w, 1e-5)),
         "rope (32 heads, array offset)": (
             q,
@@ -113,7 +140,7 @@ def llm_chains(mx) -> dict:
         "cache update (slice_update, donated)": (mx.array(cache), cache_update),
         "residual add": (x, lambda a: a + up),
         "gated activation (compiled silu * up)": (x, gated),
-        "view (reshape, to heads and back)": (x, reshapes((1, 1, heads, head_dim), (1, hidden))),
+        "view (reshape, to heads and back)": (x, reshapes((1, 1, heads, head_dim), (1, HIDDEN))),
         "view (transpose)": (q, head_transpose),
     }
 
@@ -148,12 +175,10 @@ for (int i = threadIdx.x; i < N; i += blockDim.x) {
 
 
 def fused_chains(mx) -> dict:
-    bf16, hidden = mx.bfloat16, 2048
-    normal = lambda *shape: (mx.random.normal(shape) * 0.02).astype(bf16)  # noqa: E731
-    x, w, norm_w, up = normal(1, hidden), normal(hidden, hidden), normal(hidden), normal(1, hidden)
+    x, w, norm_w, up = step_operands(mx)
     w_t = w.T
     eps = mx.array([1e-5], mx.float32)
-    mx.eval(x, w, w_t, norm_w, up, eps)
+    mx.eval(w_t, eps)
     kernel = mx.fast.cuda_kernel(
         name="add_rms_norm",
         input_names=["x", "residual", "weight", "eps"],
@@ -168,7 +193,7 @@ def fused_chains(mx) -> dict:
             output_dtypes=[a.dtype, a.dtype],
             grid=(256 * a.shape[0], 1, 1),
             threadgroup=(256, 1, 1),
-            template=[("T", a.dtype), ("N", hidden)],
+            template=[("T", a.dtype), ("N", HIDDEN)],
         )
         return normed
 
@@ -187,33 +212,19 @@ def fused_chains(mx) -> dict:
 
 
 def prefill_chains(mx) -> dict:
-    """A prompt's product of `rows` rows by a 2048x2048 weight in bf16, and in int4
-    and int8 by quantized_matmul and by dequantizing into a bf16 product, at the
-    rows where the two ways cross."""
-    hidden = 2048
-    w = (mx.random.normal((hidden, hidden)) * 0.02).astype(mx.bfloat16)
-    quantized = {bits: mx.quantize(w, group_size=64, bits=bits) for bits in (4, 8)}
-    mx.eval(w, quantized)
-
-    def quantized_product(bits):
-        wq, scales, biases = quantized[bits]
-        return lambda a: mx.quantized_matmul(a, wq, scales, biases, True, 64, bits)
-
-    def dequantized_product(bits):
-        wq, scales, biases = quantized[bits]
-        return lambda a: a @ mx.dequantize(wq, scales, biases, group_size=64, bits=bits).T
-
+    """A prompt's product of `rows` rows by a HIDDEN-square weight in bf16, and
+    in int4 and int8 by quantized_matmul and by dequantizing into a bf16
+    product, at the rows where the two ways cross."""
+    _, w, _, _ = step_operands(mx)
+    quantized = products(mx, w)
     chains = {}
     for rows in (8, 32, 64, 128, 512):
-        x = (mx.random.normal((rows, hidden)) * 0.02).astype(mx.bfloat16)
+        x = bf16_normal(mx)(rows, HIDDEN)
         mx.eval(x)
         chains[f"prompt product {rows}x2048 @ 2048x2048, bf16 weight"] = (x, lambda a: a @ w.T)
-        for bits in (4, 8):
-            chains[f"{rows} rows, int{bits}: quantized_matmul"] = (x, quantized_product(bits))
-            chains[f"{rows} rows, int{bits}: dequantized, then bf16 (2 kernels)"] = (
-                x,
-                dequantized_product(bits),
-            )
+        for bits, (packed, dequantized) in quantized.items():
+            chains[f"{rows} rows, int{bits}: quantized_matmul"] = (x, packed)
+            chains[f"{rows} rows, int{bits}: dequantized, then bf16 (2 kernels)"] = (x, dequantized)
     return chains
 
 

@@ -319,11 +319,9 @@ class WeightSource:
         self._last: tuple[str, object] = ("", None)
 
     def resolve(self, target: str, like: torch.Tensor) -> torch.Tensor:
-        inner = _INNER.fullmatch(target)
-        name = f"{inner[1]}.{inner[2]}" if inner else target
+        name, index = _weight_of(target)
         value = self._value(name)
-        if inner:
-            index = int(inner[3])
+        if index is not None:
             if value[index] is None:  # streamed by resolve_rows: made whole again
                 self._last = ("", None)
                 value = self._value(name)
@@ -337,14 +335,14 @@ class WeightSource:
         time, never whole; the weight's other inner tensors (its scales, zero
         points) are kept whole for the resolves that follow. Anything else (or a
         weight already made whole) comes in one slice."""
-        inner = _INNER.fullmatch(target)
-        name = f"{inner[1]}.{inner[2]}" if inner else target
-        quantized = self._quantized_weight(name) if inner and self._last[0] != name else None
+        name, index = _weight_of(target)
+        fresh = index is not None and self._last[0] != name
+        quantized = self._quantized_weight(name) if fresh else None
         if quantized is None:
             yield self.resolve(target, like)
             return
         self._last = ("", None)  # not held while this one is made
-        index, wholes, made = int(inner[3]), [], 0
+        wholes, made = [], 0
         for start, parts in self._quantized(*quantized):
             rows = parts[index]
             _check_made(target, rows.dtype, (like.shape[0], *rows.shape[1:]), like)
@@ -429,6 +427,13 @@ class WeightSource:
         module.register_parameter(leaf, nn.Parameter(weight, requires_grad=False))
         self.quantizer(module, path, amax)
         return module._parameters[leaf]
+
+
+def _weight_of(target: str) -> tuple[str, Optional[int]]:
+    """(the weight's name, the place of the inner tensor `target` names in a
+    quantized weight's `__tensor_flatten__`, None for a plain tensor)."""
+    inner = _INNER.fullmatch(target)
+    return (f"{inner[1]}.{inner[2]}", int(inner[3])) if inner else (target, None)
 
 
 def _into_wholes(

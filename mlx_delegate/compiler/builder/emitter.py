@@ -137,24 +137,27 @@ class Emitter:
     def constant(self, node: Node) -> Optional[torch.Tensor]:
         """The value of a constant input (a parameter, buffer or lifted tensor),
         None if `node` is none, or in a dry run."""
-        if self.dry_run or node.op != "placeholder":
-            return None
-        spec = input_spec(self.program, node.name)
-        if spec is None or spec.kind == InputKind.USER_INPUT:
-            return None
-        return self.real(spec.target, constant_value(self.program, spec))
+        spec = self._constant_input(node)
+        return None if spec is None else self.real(spec.target, constant_value(self.program, spec))
 
     def constant_rows(self, node: Node) -> Iterator[torch.Tensor]:
         """`constant(node)` as consecutive slices of its first axis, made one at
         a time where the export's weight source can (`DataSession.real_rows`)."""
-        whole = self.dry_run or node.op != "placeholder" or self.session is None
-        spec = None if whole else input_spec(self.program, node.name)
-        if spec is not None and spec.kind != InputKind.USER_INPUT:
+        spec = self._constant_input(node)
+        if spec is not None and self.session is not None:
             value = constant_value(self.program, spec)
             if value.is_meta:
                 yield from self.session.real_rows(spec.target, value)
                 return
         yield self.constant(node)
+
+    def _constant_input(self, node: Node):
+        """The input spec of `node` if it is a constant input (a parameter,
+        buffer or lifted tensor) whose value is asked for (not a dry run)."""
+        if self.dry_run or node.op != "placeholder":
+            return None
+        spec = input_spec(self.program, node.name)
+        return None if spec is None or spec.kind == InputKind.USER_INPUT else spec
 
     def real(self, target: str, value: torch.Tensor) -> torch.Tensor:
         """`value`, or the real tensor a meta tensor of the program stands for."""
