@@ -79,7 +79,7 @@ class Checkpoint:
             self._shapes_only = False
 
 
-_SAFETENSORS_DTYPES = {
+SAFETENSORS_DTYPES = {
     "F64": torch.float64,
     "F32": torch.float32,
     "F16": torch.float16,
@@ -110,7 +110,7 @@ def _safetensors_header(file: Path) -> dict[str, tuple[torch.dtype, tuple, int, 
     for name, entry in header.items():
         if name == "__metadata__":
             continue
-        dtype = _SAFETENSORS_DTYPES.get(entry.get("dtype"))
+        dtype = SAFETENSORS_DTYPES.get(entry.get("dtype"))
         start, end = entry["data_offsets"]
         shape = tuple(entry["shape"])
         if dtype is None:

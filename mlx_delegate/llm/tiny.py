@@ -9,6 +9,7 @@ tokenizer trained with `tokenizers`.
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
@@ -203,6 +204,7 @@ def write_shaped_checkpoint(
     shard_bytes: int = 1 << 30,
     seed: int = 0,
     fill: Optional[Callable[[int, torch.Size], torch.Tensor]] = None,
+    holes: bool = False,
     **overrides,
 ) -> int:
     """config.json and random weights of `shape` (SHAPES; `overrides` replace
@@ -210,12 +212,15 @@ def write_shaped_checkpoint(
     shards of about `shard_bytes`, under the names save_pretrained writes (a
     matrix per expert); returns the number of parameters.
     `fill(i, shape)` makes tensor i's float32 values (default: normal, std 0.02;
-    norm weights get 1 added either way)."""
-    import json
-
+    norm weights get 1 added either way).
+    `holes`: no values at all. Each shard is its safetensors header and a hole
+    of its data's size (a sparse file, nothing on disk), for a checkpoint larger
+    than the disk whose reader makes the values itself (bench/llm_size.py
+    --holes)."""
     import transformers as tf
     from safetensors.torch import save_file
 
+    save = _save_holes if holes else save_file
     family, values = SHAPES[shape]
     values = dict(values, **overrides)
     config = tf.AutoConfig.for_model(family, **values)
@@ -230,8 +235,10 @@ def write_shaped_checkpoint(
     for name, like in _stored(family, model):
         if shard and (sum(t.nbytes for t in shard.values()) + like.numel() * dtype.itemsize
                       > shard_bytes):  # fmt: skip
-            saved = _save_shard(directory, shard, saved, save_file)
-        if fill is None:
+            saved = _save_shard(directory, shard, saved, save)
+        if holes:
+            tensor = torch.empty(like.shape, device="meta")
+        elif fill is None:
             tensor = torch.randn(like.shape, generator=generator, dtype=torch.float32) * 0.02
         else:
             tensor = fill(len(weight_map), like.shape)
@@ -240,7 +247,7 @@ def write_shaped_checkpoint(
         shard[name] = tensor.to(dtype)
         weight_map[name] = saved + 1
         parameters += like.numel()
-    count = _save_shard(directory, shard, saved, save_file)
+    count = _save_shard(directory, shard, saved, save)
     index = {
         "metadata": {"total_size": parameters * dtype.itemsize},
         "weight_map": {n: _shard_name(i, count) for n, i in weight_map.items()},
@@ -269,6 +276,24 @@ def _stored(family: str, model) -> Iterator[tuple[str, torch.Tensor]]:
         for expert in range(like.shape[0]):
             for part in parts:
                 yield f"{layer}.{names.of(expert, part)}", matrix
+
+
+def _save_holes(shard: dict, path: str, metadata: dict) -> None:
+    """A safetensors file of `shard`'s (meta) tensors whose data is a hole."""
+    from .checkpoint import SAFETENSORS_DTYPES
+
+    names = {dtype: name for name, dtype in SAFETENSORS_DTYPES.items()}
+    header, offset = {"__metadata__": metadata}, 0
+    for name, like in shard.items():
+        end = offset + like.nbytes
+        dtype = names[like.dtype]
+        header[name] = {"dtype": dtype, "shape": list(like.shape), "data_offsets": [offset, end]}
+        offset = end
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # the data starts 8-aligned, as safetensors writes it
+    with open(path, "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text)
+        f.truncate(8 + len(text) + offset)
 
 
 def _shard_name(i: int, count: int) -> str:
