@@ -10,7 +10,10 @@ weights, but they shrink ~1000x (`_pack`), so they fit a device call), exports o
 .pte/.ptd for each dtype from it, and gzips all into DIR; `--without-joining
 DTYPES` also exports those dtypes with products of one input kept apart
 (`export_program(join_products=False)`), which `--run` measures as rows
-"ours, not joined".
+"ours, not joined". `--holes`, for a model larger than this disk (the whole
+Qwen3-30B-A3B: 61 GB in bf16), writes the checkpoint's shards as headers and
+holes, its values made as the export reads them (`read_tiles`), and mlx-lm's
+loader there makes the same values on the device (`mlx_lm_tiles`).
 There (after ../shared/GPU.md's install calls, with mlx-lm's wheel installed):
     python3 bench/llm_size.py --run .gpu/size --generate BUILD/mlxd-generate
 (add --split for where a decode step's time goes, see `split`; --repeat N to run
@@ -66,7 +69,7 @@ def prepare(args) -> None:
 
     out, work = args.prepare, args.work
     out.mkdir(parents=True, exist_ok=True)
-    checkpoint = work / f"{args.shape}-{args.layers or 'all'}"
+    checkpoint = work / f"{args.shape}-{args.layers or 'all'}{'-holes' if args.holes else ''}"
     if not (checkpoint / "tokenizer.json").is_file():
         block = torch.randn(4096, generator=torch.Generator().manual_seed(0)) * 0.02
 
@@ -75,8 +78,13 @@ def prepare(args) -> None:
             return block[index].view(shape)
 
         layers = {} if args.layers is None else {"num_hidden_layers": args.layers}
-        tiny.write_shaped_checkpoint(checkpoint, args.shape, fill=tiled, **layers)
+        if args.holes:
+            tiny.write_shaped_checkpoint(checkpoint, args.shape, holes=True, **layers)
+            (checkpoint / TILES).write_bytes(holes_tiles(block).numpy().tobytes())
+        else:
+            tiny.write_shaped_checkpoint(checkpoint, args.shape, fill=tiled, **layers)
         tiny.write_tokenizer(checkpoint, 512)
+    read_tiles(checkpoint)
     bundle = out / "checkpoint"
     bundle.mkdir(exist_ok=True)
     for f in checkpoint.iterdir():
@@ -117,16 +125,34 @@ def _pack(source: Path, target: Path) -> None:
     """`source` gzipped after replacing each 64 KiB chunk seen before by a
     reference to it. A tiled tensor repeats with a period dividing 64 KiB (8 KiB in
     bfloat16, less packed), so every chunk inside one is its first one's copy:
-    about three chunks a tensor remain, where gzip alone keeps 1/40 of them all."""
+    about three chunks a tensor remain, where gzip alone keeps 1/40 of them all.
+    A chunk that is a hole of a sparse file (`--holes`' shards) is neither read
+    nor kept: it stays a hole when unpacked."""
     seen: dict[bytes, int] = {}
+    size = source.stat().st_size
     with open(source, "rb") as src, gzip.open(target, "wb", compresslevel=6) as out:
-        for index, chunk in enumerate(iter(lambda: src.read(CHUNK), b"")):
+        for index in range(-(-size // CHUNK)):
+            start = index * CHUNK
+            length = min(CHUNK, size - start)
+            if _next_data(src.fileno(), start) >= start + length:
+                out.write(b"H" + length.to_bytes(4, "little"))
+                continue
+            src.seek(start)
+            chunk = src.read(length)
             digest = hashlib.blake2b(chunk, digest_size=16).digest()
             if digest in seen:
                 out.write(b"R" + seen[digest].to_bytes(8, "little"))
             else:
                 seen[digest] = index
                 out.write(b"D" + len(chunk).to_bytes(4, "little") + chunk)
+
+
+def _next_data(fd: int, start: int) -> int:
+    """Where the file's data resumes at or after `start` (its size if only a hole follows)."""
+    try:
+        return os.lseek(fd, start, os.SEEK_DATA)
+    except OSError:  # ENXIO: nothing but a hole up to the end
+        return os.fstat(fd).st_size
 
 
 def _unpack(source: Path, target: Path) -> Path:
@@ -136,13 +162,118 @@ def _unpack(source: Path, target: Path) -> Path:
         while kind := src.read(1):
             if kind == b"D":
                 out.write(src.read(int.from_bytes(src.read(4), "little")))
+            elif kind == b"H":
+                out.seek(int.from_bytes(src.read(4), "little"), os.SEEK_CUR)
             else:
                 end = out.tell()
                 out.seek(int.from_bytes(src.read(8), "little") * CHUNK)
                 chunk = out.read(CHUNK)
                 out.seek(end)
                 out.write(chunk)
+        out.truncate(out.tell())  # a hole at the end is kept by the file's size
     return target
+
+
+# ---- a checkpoint of holes (--holes) ------------------------------------------------------
+
+TILES = "tiles.f32"  # a --holes checkpoint's values: one period of them, float32
+
+
+def holes_tiles(block):
+    """One period of a --holes checkpoint's values: `block`'s 4096, each run of
+    2048 (a row of a 2048-wide matrix) shifted 64 further than the run before,
+    64 runs. A matrix's rows then differ (a router's 128 rows give 64 different
+    logits: tokens take different experts) while the values stay periodic in
+    64 KiB chunks, in bfloat16 and packed to int4 alike (`_pack`)."""
+    import torch
+
+    run, shift, runs = 2048, 64, 4096 // 64
+    index = torch.arange(run * runs)
+    return block[(index + shift * (index // run)) % len(block)]
+
+
+def tile_shifts(checkpoint_dir: Path) -> dict[str, int]:
+    """Each tensor's shift into the tiles, by name: 64 times the index of its
+    group, a group being the tensors whose names differ only in an expert's
+    number (in the index's order). Every tensor the program holds (an expert
+    stack is one) then differs from every other, as real weights do: the data
+    file stores equal contents once (`formats/ptd.py`), and two layers that
+    shared their bytes would share them on the device too. The 128 experts of
+    one stack are equal, which packs them into a few chunks."""
+    from mlx_delegate.llm import checkpoint
+
+    names = json.loads((checkpoint_dir / checkpoint.INDEX).read_text())["weight_map"]
+    groups: dict[str, int] = {}
+    shifts = {}
+    for name in names:
+        group = groups.setdefault(re.sub(r"\.experts\.\d+\.", ".experts.", name), len(groups))
+        shifts[name] = 64 * group
+    return shifts
+
+
+def read_tiles(checkpoint_dir: Path):
+    """Where `checkpoint_dir` holds TILES (a --holes checkpoint: its shards'
+    data are holes), this process's reads of its tensors (our
+    `mlx_delegate.llm.checkpoint`) give tiled values instead: element j of
+    tensor t is TILES' element (j + tile_shifts[t]) mod its length, plus 1 in a
+    norm's weight (1-D), as write_shaped_checkpoint adds. `mlx_lm_tiles` gives
+    mlx-lm the same values."""
+    import bisect
+
+    import torch
+
+    from mlx_delegate.llm import checkpoint
+
+    if not (checkpoint_dir / TILES).is_file():
+        return
+    tiles = torch.frombuffer(bytearray((checkpoint_dir / TILES).read_bytes()), dtype=torch.float32)
+    shifts, starts = tile_shifts(checkpoint_dir), {}
+
+    def tensor_at(file: Path, start: int) -> tuple[str, int]:
+        """The tensor of `file` holding byte `start`, and where it begins."""
+        if file not in starts:
+            header = checkpoint._safetensors_header(file)
+            starts[file] = sorted((begin, name) for name, (_, _, begin, _) in header.items())
+        begins = [begin for begin, _ in starts[file]]
+        begin, name = starts[file][bisect.bisect_right(begins, start) - 1]
+        return name, begin
+
+    def tiled(file, dtype, shape, start, end):
+        name, begin = tensor_at(Path(file), start)
+        first = (start - begin) // dtype.itemsize + shifts[name]
+        count = torch.Size(shape).numel()
+        source = tiles + 1.0 if len(shape) == 1 else tiles
+        period = source.to(dtype).roll(-(first % len(tiles)))  # no float32 copy
+        return period.repeat(-(-count // len(period)))[:count].view(shape)
+
+    checkpoint._read_tensor = tiled
+
+
+def mlx_lm_tiles(checkpoint_dir: Path) -> None:
+    """`read_tiles` for mlx-lm: its loader's `mx.load` of a shard gives the
+    same tiled values, made on the device."""
+    import mlx.core as mx
+    import numpy as np
+    import torch
+
+    from mlx_delegate.llm import checkpoint
+
+    if not (checkpoint_dir / TILES).is_file():
+        return
+    tiles = mx.array(np.fromfile(checkpoint_dir / TILES, dtype=np.float32))
+    shifts = tile_shifts(checkpoint_dir)
+    dtypes = {torch.bfloat16: mx.bfloat16, torch.float16: mx.float16, torch.float32: mx.float32}
+
+    def load(file, *rest, **options):
+        arrays = {}
+        for name, (dtype, shape, _, _) in checkpoint._safetensors_header(Path(file)).items():
+            count = int(np.prod(shape))
+            source = tiles + 1.0 if len(shape) == 1 else tiles
+            period = mx.roll(source.astype(dtypes[dtype]), -(shifts[name] % tiles.size))
+            arrays[name] = mx.tile(period, -(-count // tiles.size))[:count].reshape(shape)
+        return arrays
+
+    mx.load = load
 
 
 # ---- there ----------------------------------------------------------------------------
@@ -488,6 +619,7 @@ def _mlx_lm_model(args):
     from mlx_lm.utils import load_model
 
     checkpoint = Path(args.child_checkpoint)
+    mlx_lm_tiles(checkpoint)
     model, _ = load_model(checkpoint, model_config=_mlx_lm_config(checkpoint))
     weights, _ = parse_variant(args.child_dtype)
     if weights in MLX_QUANTIZATION:
@@ -538,6 +670,7 @@ def child_torch(args) -> None:
 
     from mlx_delegate.llm import checkpoint
 
+    read_tiles(Path(args.child_checkpoint))
     start = time.perf_counter()
     model = checkpoint.load(Path(args.child_checkpoint), args.max_seq_len, torch.bfloat16)
     model = model.cuda().requires_grad_(False)
@@ -632,6 +765,11 @@ def main(argv=None) -> int:
     parser.add_argument("--run", type=Path, default=None, metavar="DIR")
     parser.add_argument("--shape", default="llama-1b")
     parser.add_argument("--layers", type=int, default=None)
+    parser.add_argument(
+        "--holes", action="store_true",
+        help="--prepare: a checkpoint whose shards are holes (no disk), its tiled values "
+        "made as they are read (`read_tiles`): for a model larger than the disk",
+    )  # fmt: skip
     parser.add_argument("--dtypes", default="bf16,int8,int4")
     parser.add_argument("--prompt-len", type=int, default=512)
     parser.add_argument("--new-tokens", type=int, default=256)
