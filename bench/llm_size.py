@@ -183,8 +183,8 @@ def holes_tiles(block):
     """One period of a --holes checkpoint's values: `block`'s 4096, each run of
     2048 (a row of a 2048-wide matrix) shifted 64 further than the run before,
     64 runs. A matrix's rows then differ (a router's 128 rows give 64 different
-    logits: tokens take different experts) while the values stay periodic in
-    64 KiB chunks, in bfloat16 and packed to int4 alike (`_pack`)."""
+    logits: tokens take different experts) while a tensor's values repeat every
+    131072 (256 KiB in bfloat16, 64 KiB packed to int4: whole chunks of `_pack`)."""
     import torch
 
     run, shift, runs = 2048, 64, 4096 // 64
@@ -227,15 +227,15 @@ def read_tiles(checkpoint_dir: Path):
     if not (checkpoint_dir / TILES).is_file():
         return
     tiles = torch.frombuffer(bytearray((checkpoint_dir / TILES).read_bytes()), dtype=torch.float32)
-    shifts, starts = tile_shifts(checkpoint_dir), {}
+    shifts, starts, begins = tile_shifts(checkpoint_dir), {}, {}
 
     def tensor_at(file: Path, start: int) -> tuple[str, int]:
         """The tensor of `file` holding byte `start`, and where it begins."""
         if file not in starts:
             header = checkpoint._safetensors_header(file)
             starts[file] = sorted((begin, name) for name, (_, _, begin, _) in header.items())
-        begins = [begin for begin, _ in starts[file]]
-        begin, name = starts[file][bisect.bisect_right(begins, start) - 1]
+            begins[file] = [begin for begin, _ in starts[file]]
+        begin, name = starts[file][bisect.bisect_right(begins[file], start) - 1]
         return name, begin
 
     def tiled(file, dtype, shape, start, end):
