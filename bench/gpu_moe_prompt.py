@@ -29,7 +29,7 @@ Seen on an NVIDIA H200 (MLX 0.32.4, 2026-11-29, 512 tokens, 16 layers):
     dequantized                         3.375       20.74
     dequantized, a wait a layer         3.678        2.59
 
-(every way's output equal to the first's). Dequantized, a prompt's experts run
+(every way printed a difference of 0 from the first). Dequantized, a prompt's experts run
 2.1-2.3 times faster; without a wait, every layer's dequantized stacks (1.2 GB)
 stay alive until the device has run the whole chain."""
 
