@@ -20,6 +20,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -104,6 +105,16 @@ class ExecutionState {
   // For messages: "tensor slot 7 (temp)".
   std::string describe(Tid t) const;
 
+  // A step whose results hold a large transient (a prompt's experts
+  // dequantized) asks that what the call has built so far be evaluated before
+  // the next step is built: MLX's CUDA backend keeps a kernel's inputs until the
+  // device has run it, and the host builds a prompt's layers far ahead of the
+  // device. The program's chain runner takes the ask after each step.
+  void ask_to_evaluate() { evaluate_asked_ = true; }
+  bool take_evaluate_ask() { return std::exchange(evaluate_asked_, false); }
+  // The per-call tensors and mutable buffers set now: what the call has built.
+  std::vector<mlx::core::array> built_tensors() const;
+
  private:
   std::optional<mlx::core::array>& slot_ref(Tid t);
   const std::optional<mlx::core::array>& slot_ref(Tid t) const;
@@ -122,6 +133,7 @@ class ExecutionState {
   std::vector<std::optional<mlx::core::array>> tensors_;  // inputs, outputs, temps
   std::vector<Value> values_;
   ChainRunner chain_runner_;
+  bool evaluate_asked_ = false;
 };
 
 }  // namespace mlxd

@@ -275,6 +275,10 @@ void CompiledSegment::run() {
     state_->set_tensor(Tid{segment_.tensor_inputs[i]}, std::move(inputs[i]));
   }
   inputs.clear();  // no extra reference: an input updated in place may be donated
+  // An ask to evaluate (ExecutionState::ask_to_evaluate) is made while tracing;
+  // the calls that replay the trace make it again.
+  if (traced) entry.evaluates = state_->take_evaluate_ask();
+  if (entry.evaluates) state_->ask_to_evaluate();
   if (traced) {
     entry.values.clear();
     for (uint32_t v : segment_.value_outputs) entry.values.push_back(state_->value(Vid{v}));

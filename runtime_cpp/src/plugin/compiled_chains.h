@@ -73,6 +73,7 @@ class CompiledSegment {
     Function function;
     std::vector<Value> values;  // the value outputs, fixed by the signature
     uint64_t last_use = 0;
+    bool evaluates = false;  // its trace asked for an evaluation after it
   };
 
   std::vector<mlx::core::array> trace(const std::vector<mlx::core::array>& inputs);

@@ -57,6 +57,18 @@ void ExecutionState::bind(const MLXGraph& p) {
 void ExecutionState::reset() {
   for (auto& t : tensors_) t.reset();
   for (auto& v : values_) v = Value{};
+  evaluate_asked_ = false;
+}
+
+std::vector<mx::array> ExecutionState::built_tensors() const {
+  std::vector<mx::array> built;
+  for (const auto& t : tensors_) {
+    if (t) built.push_back(*t);
+  }
+  for (const auto& cell : mutable_buffers_) {
+    if (*cell) built.push_back(**cell);
+  }
+  return built;
 }
 
 const MLXGraph& ExecutionState::program() const {

@@ -171,6 +171,7 @@ class MlxProgram final : public ProgramHandle {
   void check_sub_chains() const;
   void run_chain(uint32_t chain);
   void run_instructions(uint32_t chain, size_t begin, size_t end);
+  void evaluate_if_asked();
   void plan_compiled_chains();
   void bind_input(const SlotRef& ref, const TensorView& view, size_t position);
   void write_output(const SlotRef& ref, const std::optional<mx::array>& result, OutputBuffer& out,
@@ -406,7 +407,12 @@ void MlxProgram::run_chain(uint32_t chain) {
                              std::to_string(graph_.instruction_chains.size()) + " chains)");
   }
   if (plan_.steps.empty()) {
-    return run_instructions(chain, 0, graph_.instruction_chains[chain].instructions.size());
+    size_t count = graph_.instruction_chains[chain].instructions.size();
+    for (size_t i = 0; i < count; ++i) {
+      run_instructions(chain, i, i + 1);
+      evaluate_if_asked();
+    }
+    return;
   }
   for (const ChainStep& step : plan_.steps[chain]) {
     if (step.segment >= 0) {
@@ -414,7 +420,15 @@ void MlxProgram::run_chain(uint32_t chain) {
     } else {
       run_instructions(chain, step.instruction, step.instruction + 1);
     }
+    evaluate_if_asked();
   }
+}
+
+// A wait for the device in the middle of a call, where a step asked for one
+// (ExecutionState::ask_to_evaluate): a prompt's layer at a time, its transients
+// released before the next layer's are made.
+void MlxProgram::evaluate_if_asked() {
+  if (state_.take_evaluate_ask()) mx::eval(state_.built_tensors());
 }
 
 void MlxProgram::run_instructions(uint32_t chain, size_t begin, size_t end) {
