@@ -98,8 +98,8 @@ bool dequantizes_first(const GatherQMMNode& n, const mx::array& x,
   static const bool cuda = mx::cu::is_available();
   bool half = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
   return cuda && half && n.mode == ir::QuantMode_Affine && n.transpose && !n.sorted_indices &&
-         mx::to_stream(s).device.type == mx::Device::DeviceType::gpu &&
-         rows_to_sort(x, lhs, rhs, false, s).has_value();
+         mx::to_stream(s).device.type == mx::Device::DeviceType::gpu && !lhs && rhs &&
+         rhs->size() >= static_cast<size_t>(kSortFromRows);
 }
 
 }  // namespace
