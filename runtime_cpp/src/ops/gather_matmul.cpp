@@ -90,16 +90,13 @@ mx::array gather_product(const mx::array& a, const mx::array& b, std::optional<m
 // rows (a 512-token prompt, top 8) of Qwen3-30B-A3B's experts in int4 on an
 // H200 (bench/gpu_moe_prompt.py), with a wait for the device after each layer.
 // Without the wait, every layer's dequantized stacks (1.2 GB there) live until
-// the device has run the whole prompt: the step asks for one. Half-precision
-// activations only, as in exec_quantized_linear; decode steps stay packed.
+// the device has run the whole prompt: the step asks for one. Decode steps stay
+// packed.
 bool dequantizes_first(const GatherQMMNode& n, const mx::array& x,
                        const std::optional<mx::array>& lhs, const std::optional<mx::array>& rhs,
                        StreamOrDevice s) {
-  static const bool cuda = mx::cu::is_available();
-  bool half = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
-  return cuda && half && n.mode == ir::QuantMode_Affine && n.transpose && !n.sorted_indices &&
-         mx::to_stream(s).device.type == mx::Device::DeviceType::gpu && !lhs && rhs &&
-         rhs->size() >= static_cast<size_t>(kSortFromRows);
+  return !n.sorted_indices && !lhs && rhs && rhs->size() >= static_cast<size_t>(kSortFromRows) &&
+         dequantizes_on_cuda(n.mode, n.transpose, x, s);
 }
 
 }  // namespace

@@ -91,15 +91,8 @@ static std::optional<mx::array> kernel_quantized_linear(const QuantizedLinearNod
 // from 5.2 to 7.8 GB (still below mlx-lm's 11.7, README).
 constexpr int64_t kDequantizedProductRows = 64;
 
-// Half-precision activations only: what was measured, and a float32 product on
-// CUDA would take MLX's TF32 default, coarser than the packed product.
 static bool dequantizes_first(const QuantizedLinearNode& n, const mx::array& x, StreamOrDevice s) {
-  static const bool cuda = mx::cu::is_available();
-  bool half = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
-  if (!cuda || !half || n.mode != ir::QuantMode_Affine || !n.transpose || x.ndim() == 0 ||
-      mx::to_stream(s).device.type != mx::Device::DeviceType::gpu) {
-    return false;
-  }
+  if (x.ndim() == 0 || !dequantizes_on_cuda(n.mode, n.transpose, x, s)) return false;
   int64_t cols = std::max<int64_t>(x.shape(-1), 1);
   return static_cast<int64_t>(x.size()) / cols >= kDequantizedProductRows;
 }

@@ -130,6 +130,13 @@ QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
   return {lower, widened(st.tensor(scales), widen, s), widened(st.tensor(*biases), widen, s)};
 }
 
+bool dequantizes_on_cuda(ir::QuantMode mode, bool transpose, const mx::array& x, StreamOrDevice s) {
+  static const bool cuda = mx::cu::is_available();
+  bool half = x.dtype() == mx::bfloat16 || x.dtype() == mx::float16;
+  return cuda && half && mode == ir::QuantMode_Affine && transpose &&
+         mx::to_stream(s).device.type == mx::Device::DeviceType::gpu;
+}
+
 int normalize_axis(int axis, int ndim, const char* op) {
   int a = axis < 0 ? axis + ndim : axis;
   if (a < 0 || a >= ndim) {

@@ -62,6 +62,14 @@ QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
                                  const std::optional<Tid>& biases, const ExecutionState& st,
                                  bool widen, StreamOrDevice s, const char* op);
 
+// Whether a product of activations `x` with an affine weight in MLX's layout
+// (`transpose`) may dequantize the weight first: on MLX's CUDA backend, in half
+// precision, where a quantized product of many rows runs below the dequantized
+// one (linalg.cpp and gather_matmul.cpp say from how many rows, and what was
+// measured). A float32 product there would take MLX's TF32 default, coarser
+// than the packed product.
+bool dequantizes_on_cuda(ir::QuantMode mode, bool transpose, const mx::array& x, StreamOrDevice s);
+
 // The one element of `x`, as T, on the host. An array already computed (a
 // program input, in host memory) is read where it is: no MLX op, no
 // evaluation. Evaluating even a reshape hands it to MLX's CPU stream thread
