@@ -105,11 +105,12 @@ class ExecutionState {
   // For messages: "tensor slot 7 (temp)".
   std::string describe(Tid t) const;
 
-  // A step whose results hold a large transient (a prompt's experts
-  // dequantized) asks that what the call has built so far be evaluated before
-  // the next step is built: MLX's CUDA backend keeps a kernel's inputs until the
-  // device has run it, and the host builds a prompt's layers far ahead of the
-  // device. The program's chain runner takes the ask after each step.
+  // A step whose results hold a large transient (a prompt's quantized weights
+  // dequantized) asks that what the call has built so far start on the device,
+  // and that the host wait for what the ask before it started, before the next
+  // step is built: MLX's CUDA backend keeps a kernel's inputs until the device
+  // has run it, and the host builds a prompt's layers far ahead of the device.
+  // The program's chain runner takes the ask after each step.
   void ask_to_evaluate() { evaluate_asked_ = true; }
   bool take_evaluate_ask() { return std::exchange(evaluate_asked_, false); }
   // The per-call tensors and mutable buffers set now: what the call has built.

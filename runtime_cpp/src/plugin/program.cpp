@@ -190,7 +190,9 @@ class MlxProgram final : public ProgramHandle {
   // With compilation on: each chain's steps, and the segments they run.
   ChainPlan plan_;
   std::vector<std::unique_ptr<CompiledSegment>> segments_;
-  std::vector<mx::array> to_eval_;              // reused by every call
+  std::vector<mx::array> to_eval_;  // reused by every call
+  // What the last asked evaluation started (evaluate_if_asked), not yet waited for.
+  std::vector<mx::array> evaluating_;
   std::optional<RunAheadPlan> run_ahead_plan_;  // the program's RunAhead, when it has one
   std::optional<Prediction> next_;              // the call after the last, as predicted
   // At debug level the first call built in place and the first built ahead
@@ -424,11 +426,17 @@ void MlxProgram::run_chain(uint32_t chain) {
   }
 }
 
-// A wait for the device in the middle of a call, where a step asked for one
-// (ExecutionState::ask_to_evaluate): a prompt's layer at a time, its transients
-// released before the next layer's are made.
+// Where a step asked for it (ExecutionState::ask_to_evaluate), what the call has
+// built so far starts on the device, and the host waits for what the ask before
+// started: a prompt's layer n runs on the device while the host builds layer
+// n + 1, and at most two asked layers' transients are alive at once. Waiting
+// for layer n itself would leave the device idle while the host builds the next.
 void MlxProgram::evaluate_if_asked() {
-  if (state_.take_evaluate_ask()) mx::eval(state_.built_tensors());
+  if (!state_.take_evaluate_ask()) return;
+  std::vector<mx::array> built = state_.built_tensors();
+  mx::async_eval(built);
+  mx::eval(evaluating_);  // all started already: waits for them
+  evaluating_ = std::move(built);
 }
 
 void MlxProgram::run_instructions(uint32_t chain, size_t begin, size_t end) {
@@ -629,6 +637,7 @@ void MlxProgram::execute(const std::vector<TensorView>& inputs,
   mx::eval(to_eval_);
   auto evaluated = Clock::now();
   to_eval_.clear();
+  evaluating_.clear();
   for (size_t i = 0; i < outputs.size(); ++i) {
     write_output(graph_.output_map[i], results[i], outputs[i], i);
   }
