@@ -52,6 +52,8 @@ import threading
 import time
 from pathlib import Path
 
+import plugin_log  # bench/, the script's own directory
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -394,22 +396,13 @@ def _split_ours(args, pte: Path, prompt: list[int], dtype: str) -> str:
     if result.returncode != 0:
         print(f"ours {dtype} failed:\n{result.stderr[-2000:]}")
         return "failed"
-    calls = re.findall(
-        r"execute: graph built in ([\d.]+) ms(?: \(by the last call\))?, the next call's ahead "
-        r"in ([\d.]+) ms \(built ([\d.]+), started ([\d.]+)\), evaluated in ([\d.]+) ms, "
-        r"outputs copied in ([\d.]+) ms",
-        result.stderr,
-    )
-    steps = [tuple(map(float, c)) for c in calls[-(SPLIT_TOKENS - 1) :]]  # the timed decode
+    steps = plugin_log.calls(result.stderr)[-(SPLIT_TOKENS - 1) :]  # the timed decode
     mean = [sum(column) / len(steps) for column in zip(*steps)]
     step = 1e3 / _mlxd_generate_numbers(result.stdout)["decode"]
     parts = mean[0] + mean[1] + mean[4] + mean[5]  # built, ahead, evaluated, copied out
     cells = " | ".join(f"{v:.3f}" for v in (*mean, step - parts, step))
     print(f"| ours | {dtype} | {cells} |")
-    census = re.search(r"a call built ahead: (.*)", result.stderr) or re.search(
-        r"a call built in place: (.*)", result.stderr
-    )
-    return census[1] if census else "not reported"
+    return plugin_log.census(result.stderr)
 
 
 def child_mlx_lm_split(args) -> None:
