@@ -4,7 +4,8 @@
 #   bash .gpu/p3/install.sh && bash bench/gpu_models.sh [DIR]      (carry .gpu/models)
 # Builds the delegate, the CUDA plugin and mlxd-run, then times the llama-like block
 # at four sizes: ours through mlxd-run on gpu:0 (compile on and off), torch eager CUDA
-# fp32 and bf16, MLX (CUDA) compiled and not, on the same weights. Results go to $OUT:
+# fp32 and bf16, MLX (CUDA) compiled and not, on the same weights, and where a call of
+# ours goes (--split). Results go to $OUT:
 # models_gpu.txt (the log), models_gpu.md (the table), models_gpu.json, and
 # models_gpu.png when matplotlib imports (DIR/wheels from --with-matplotlib).
 set -euo pipefail
@@ -22,5 +23,5 @@ if compgen -G "$DIR/wheels/*.whl" >/dev/null; then
     && export PYTHONPATH=/tmp/mpl:$PYTHONPATH || echo "matplotlib: install failed, no plot"
 fi
 python3 bench/models.py --gpu "$DIR" --runner "$BUILD/mlxd-run" --out "$OUT" --work /tmp/models-work \
-  --warmup 10 --repeat 100 --max-seconds 3 2>&1 | tee "$OUT/models_gpu.txt"
+  --warmup 10 --repeat 100 --max-seconds 3 --split 2>&1 | tee "$OUT/models_gpu.txt"
 echo "whole GPU side: $(($(date +%s) - start)) s" | tee -a "$OUT/gpu.txt"

@@ -32,8 +32,11 @@ writes per block size our .pte (gzipped), its weights (npz, gzipped), the input
 (bench/llama_block.py), so that d=2048 fits the 64 MiB of a device call. There,
     python3 bench/models.py --gpu DIR --runner BUILD/mlxd-run [--out $OUT]
 times ours through `mlxd-run --device gpu:0`, torch eager CUDA fp32 and bf16 and MLX
-(compiled and not) on those weights, and writes models_gpu.md, models_gpu.json and
-models_gpu.png (when matplotlib imports) into --out. `--device cpu` runs the same path
+(compiled and not, and compiled with its input made from the host's memory and its
+output read back there each call, as a call of ours does: "host in/out") on those
+weights, and writes models_gpu.md, models_gpu.json and models_gpu.png (when matplotlib
+imports) into --out. --split adds where a call of ours goes, from the plugin's debug
+log: its graph built, evaluated, its output copied out, and the rest. `--device cpu` runs the same path
 on the CPU (mlxd-run --device cpu, torch and MLX on the CPU): a test of it here.
     .venv/bin/python bench/models.py --plot OUT/models_gpu.json --png bench/models_gpu.png
 draws the plot of a saved run.
@@ -77,6 +80,7 @@ sys.path.insert(1, str(REPO))
 
 from llama_block import BlockConfig, example_input, seeded_weights, torch_block  # noqa: E402
 from cpu_context import our_cpu_plugin  # noqa: E402
+import plugin_log  # noqa: E402
 
 CPU_SIZES = "d256s32,d512s128,d1024s1"
 GPU_SIZES = "d256s32,d512s128,d1024s1,d2048s1"
@@ -90,7 +94,8 @@ CPU_SYSTEMS = (
     "mlx",
     "mlx-compiled",
 )
-GPU_SYSTEMS = ("ours", "ours-nocompile", "eager-fp32", "eager-bf16", "mlx", "mlx-compiled")
+GPU_SYSTEMS = ("ours", "ours-nocompile", "eager-fp32", "eager-bf16", "mlx", "mlx-compiled", "mlx-compiled-host")  # fmt: skip
+MLX_SYSTEMS = ("mlx", "mlx-compiled", "mlx-compiled-host")
 TITLES = {
     "ours": "ours",
     "ours-nocompile": "ours, compile off",
@@ -102,6 +107,7 @@ TITLES = {
     "eager-bf16": "torch eager bf16",
     "mlx": "MLX",
     "mlx-compiled": "MLX compiled",
+    "mlx-compiled-host": "MLX compiled, host in/out",
 }
 CPU_TARGET_SIZE = "d512s128"
 GPU_TARGET_SIZE = "d2048s1"
@@ -544,7 +550,7 @@ def run_gpu(args) -> None:
     manifest = json.loads((directory / "manifest.json").read_text())
     sizes = [s for s in manifest["sizes"] if s in args.sizes]
     rows, started = [], time.perf_counter()
-    blocks = {}
+    blocks, splits = {}, {}
     for name in sizes:  # ours first, each size in an mlxd-run process of its own
         c = BlockConfig.parse(name)
         print(f"{c.label}:", flush=True)
@@ -558,7 +564,9 @@ def run_gpu(args) -> None:
         for system, env in (("ours", {}), ("ours-nocompile", {"MLXD_COMPILE": "0"})):
             if system in args.systems:
                 _mlxd_run(row, system, args, pte, x_bin, expected, env, on_gpu)
-    if {"mlx", "mlx-compiled"} & set(args.systems):
+        if args.split:
+            splits[name] = _ours_split(row, args, pte, x_bin, on_gpu)
+    if set(MLX_SYSTEMS) & set(args.systems):
         _mlx_subprocess(rows, args)
     for row in rows:  # torch last: its CUDA context is not there while the others run
         c, npz, x_bin = blocks[row.name]
@@ -576,8 +584,12 @@ def run_gpu(args) -> None:
         rows=[dataclasses.asdict(r) for r in rows],
         targets=gpu_targets(rows),
         settings=settings(args) + "; ours: mlxd-run's median of --repeat runs",
+        splits=splits,
     )
     text = report(result, ratios=(("mlx-compiled", "ours ÷ MLX compiled"), ("eager-fp32", "ours ÷ eager fp32")))  # fmt: skip
+    if splits:
+        text += "\n\n" + split_table(rows, splits)
+        print("\n" + split_table(rows, splits))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s)")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "models_gpu.md").write_text(text + "\n")
@@ -610,7 +622,7 @@ def _mlx_subprocess(rows: list[Row], args) -> None:
         print(f"MLX failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}", flush=True)
     for row in rows:
         got = results.get(row.name)
-        for system in ("mlx", "mlx-compiled"):
+        for system in MLX_SYSTEMS:
             if system not in args.systems:
                 continue
             if got and system in got["ms"]:
@@ -627,11 +639,17 @@ def mlx_runners(row: Row, c: BlockConfig, weights, x: np.ndarray, expected, args
 
     mx.set_default_device(mx.gpu if device == "gpu" else mx.cpu)
     w, xm = mlx_weights(weights), mx.array(x)
-    runners = {}
-    for system, forward in zip(("mlx", "mlx-compiled"), mlx_functions(c)):
-        if system in args.systems:
-            row.errors[system] = max_error(expected, np.array(forward(w, xm)))
-            runners[system] = lambda forward=forward: mx.eval(forward(w, xm))
+    plain, compiled = mlx_functions(c)
+    runners = {
+        "mlx": lambda: mx.eval(plain(w, xm)),
+        "mlx-compiled": lambda: mx.eval(compiled(w, xm)),
+        # as a call of ours: the input from the host's memory, the output back to it
+        "mlx-compiled-host": lambda: np.array(compiled(w, mx.array(x))),
+    }
+    runners = {system: run for system, run in runners.items() if system in args.systems}
+    for system in runners:
+        forward = plain if system == "mlx" else compiled
+        row.errors[system] = max_error(expected, np.array(forward(w, xm)))
     return runners
 
 
@@ -648,7 +666,7 @@ def mlx_worker(args) -> int:
             expected = np.load(args.gpu / f"{name}.expected.npy")
             time_row(row, mlx_runners(row, c, weights, x, expected, args, args.device), args)
         except Exception as error:  # noqa: BLE001 - reported in the table
-            row.notes = {s: summary(error) for s in ("mlx", "mlx-compiled") if s not in row.ms}
+            row.notes = {s: summary(error) for s in MLX_SYSTEMS if s not in row.ms}
         results[name] = dataclasses.asdict(row)
     print(json.dumps(results))
     return 0
@@ -671,6 +689,49 @@ def _mlxd_run(row, system, args, pte, x_bin, expected, env, on_gpu) -> None:
     except Exception as error:  # noqa: BLE001 - reported in the table
         row.notes[system] = summary(error)
         print(f"  {row.name:24s} {TITLES[system]:18s} failed: {row.notes[system]}", flush=True)
+
+
+SPLIT_PARTS = ("built", "evaluated", "copied out")
+
+
+def _ours_split(row, args, pte, x_bin, on_gpu) -> dict:
+    """Where a call of ours goes, from the plugin's debug log (a run of its own,
+    --repeat timed calls, medians): the graph built, evaluated (the host waits for
+    the device), the output copied out, and the rest of mlxd-run's latency
+    (ExecuTorch's call, the input bound into MLX's memory)."""
+    out_bin = args.work / f"{row.name}.split.out.bin"
+    command = [str(args.runner), str(pte), "--inputs", str(x_bin), "--outputs", str(out_bin),
+               "--device", "gpu:0" if on_gpu else "cpu", "--warmup", str(args.warmup),
+               "--repeat", str(args.repeat)]  # fmt: skip
+    env = dict(os.environ, MLX_DELEGATE_LOG="debug")
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    found = re.search(r"latency ms: median ([\d.]+)", done.stdout)
+    calls = plugin_log.calls(done.stderr)[-args.repeat :]
+    if done.returncode != 0 or not found or not calls:
+        return {"note": f"mlxd-run exit {done.returncode}: {done.stderr.strip()[-300:]}"}
+    columns = dict(zip(plugin_log.FIELDS, zip(*calls)))
+    split = {part: statistics.median(columns[part]) for part in SPLIT_PARTS}
+    split["call"] = float(found[1])
+    split["rest"] = split["call"] - sum(split[part] for part in SPLIT_PARTS)
+    split["census"] = plugin_log.census(done.stderr)
+    return split
+
+
+def split_table(rows: list[Row], splits: dict) -> str:
+    lines = [
+        "Where a call of ours goes (ms, medians; the plugin's debug log, a run of its own):",
+        "",
+        "| block | built | evaluated | copied out | rest (ExecuTorch, input bound) | call | primitives |",  # fmt: skip
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        split = splits.get(row.name)
+        if split is None or "note" in split:
+            lines.append(f"| {row.label} | {(split or {}).get('note', '–')} |")
+            continue
+        cells = [f"{split[k]:.3f}" for k in (*SPLIT_PARTS, "rest", "call")]
+        lines.append(f"| {row.label} | " + " | ".join(cells) + f" | {split['census']} |")
+    return "\n".join(lines)
 
 
 def _torch_eager(row, c, weights, x, expected, args, device) -> None:
@@ -758,7 +819,7 @@ def report(result: dict, ratios) -> str:
                 both = "ours" in r["ms"] and peer in r["ms"]
                 cells.append(f"{r['ms']['ours'] / r['ms'][peer]:.2f}×" if both else "–")
         cells.append(f"{r['errors']['ours']:.1e}" if "ours" in r["errors"] else "–")
-        mlx = [r["errors"][s] for s in ("mlx", "mlx-compiled") if s in r["errors"]]
+        mlx = [r["errors"][s] for s in MLX_SYSTEMS if s in r["errors"]]
         cells.append(f"{max(mlx):.1e}" if mlx else "–")
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
@@ -787,6 +848,7 @@ STYLES = {
     "eager-bf16": ("tab:olive", "^", "--"),
     "mlx": ("tab:purple", "D", "--"),
     "mlx-compiled": ("tab:purple", "D", "-"),
+    "mlx-compiled-host": ("tab:purple", "D", "-."),
 }
 
 
@@ -848,6 +910,7 @@ def main(argv=None) -> int:
     parser.add_argument("--gpu", type=Path, default=None, metavar="DIR")
     parser.add_argument("--runner", type=Path, default=REPO / "build" / "runtime" / "mlxd-run")
     parser.add_argument("--device", choices=("gpu", "cpu"), default="gpu", help="--gpu: where")
+    parser.add_argument("--split", action="store_true", help="--gpu: where a call of ours goes (the plugin's debug log)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "/tmp/out")))
     parser.add_argument("--plot", type=Path, default=None, metavar="JSON", help="draw a saved run into --png")  # fmt: skip
     parser.add_argument("--time-system", default=None, help=argparse.SUPPRESS)
