@@ -778,11 +778,11 @@ def gpu_targets(rows: list[Row]) -> list[str]:
     if target is None or "ours" not in target.ms:
         return [f"no {GPU_TARGET_SIZE} row with ours in it"]
     ours, lines = target.ms["ours"], []
-    if "mlx-compiled" in target.ms:
+    if "mlx-compiled" in target.ms:  # issue 22's target (an earlier issue's: 1.05×)
         ratio = ours / target.ms["mlx-compiled"]
         lines.append(
-            f"ours ≤ 1.05× MLX compiled's time at d=2048 seq 1: {ours:.3f} ms vs "
-            f"{target.ms['mlx-compiled']:.3f} ms ({ratio:.2f}×): {'met' if ratio <= 1.05 else 'not met'}"  # fmt: skip
+            f"ours ≤ 1.2× MLX compiled's time at d=2048 seq 1: {ours:.3f} ms vs "
+            f"{target.ms['mlx-compiled']:.3f} ms ({ratio:.2f}×): {'met' if ratio <= 1.2 else 'not met'}"  # fmt: skip
         )
     if "eager-fp32" in target.ms:
         speedup = target.ms["eager-fp32"] / ours
