@@ -25,6 +25,9 @@ Each row is one greedy generation of --new-tokens after a --prompt-len prompt,
 after an untimed warm-up generation. Also reported: what a decode step writes to
 the KV cache against the cache's size, and the plugin's peak memory growth in a
 decode step (a step that copied the cache would grow by at least its size).
+
+The models people run (Llama-3.2-1B, Qwen3-4B, Qwen3-30B-A3B shapes) against
+mlx-lm on the GPU machine: bench/llm_size.py, its tables in the README.
 """
 
 from __future__ import annotations
