@@ -36,8 +36,9 @@ times ours through `mlxd-run --device gpu:0`, torch eager CUDA fp32 and bf16 and
 output read back there each call, as a call of ours does: "host in/out") on those
 weights, and writes models_gpu.md, models_gpu.json and models_gpu.png (when matplotlib
 imports) into --out. --split adds where a call of ours goes, from the plugin's debug
-log: its graph built, evaluated, its output copied out, and the rest. `--device cpu` runs the same path
-on the CPU (mlxd-run --device cpu, torch and MLX on the CPU): a test of it here.
+log: its graph built, evaluated, its output copied out, and the rest. `--device cpu`
+runs the same path on the CPU (mlxd-run --device cpu, torch and MLX on the CPU): a
+test of it here.
     .venv/bin/python bench/models.py --plot OUT/models_gpu.json --png bench/models_gpu.png
 draws the plot of a saved run.
 
