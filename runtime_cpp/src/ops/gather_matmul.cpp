@@ -115,11 +115,8 @@ void exec_gather_qmm(const GatherQMMNode& n, ExecutionState& st, StreamOrDevice 
   auto lhs = gather_indices(n.lhs_indices, st, s);
   auto rhs = gather_indices(n.rhs_indices, st, s);
   if (dequantizes_first(n, x, lhs, rhs, s)) {
-    QuantizedScales q = quantized_scales(n.mode, n.scales, n.biases, st, false, s, "gather_qmm");
-    mx::array weights = mx::dequantize(st.tensor(n.w), q.scales, q.biases, n.group_size, n.bits,
-                                       q.mode, std::nullopt, x.dtype(), s);
+    mx::array weights = dequantized_weight(n, x, st, s, "gather_qmm");
     st.set_tensor(n.out, gather_product(x, mx::swapaxes(weights, -1, -2, s), lhs, rhs, false, s));
-    st.ask_to_evaluate();
     return;
   }
   bool widen = widens_on_cpu(x, s);

@@ -89,8 +89,8 @@ static std::optional<mx::array> kernel_quantized_linear(const QuantizedLinearNod
 // (int4) of the bytes. Each dequantized weight lives until its product has run on
 // the device, and the host builds a prompt's layers ahead of the device: without
 // a wait, a 4B int4 prompt's peak GPU memory rose from 5.2 to 7.8 GB, bounded only
-// by the model's whole bf16 size. So the step asks for one
-// (ExecutionState::ask_to_evaluate), as a prompt's dequantized experts do. With
+// by the model's whole bf16 size. So the step asks for one (dequantized_weight,
+// op_util.h), as a prompt's dequantized experts do. With
 // the wait, that prompt peaked at 3.8 GB, its first token in 18.5 ms against
 // 19.4 without (README).
 constexpr int64_t kDequantizedProductRows = 64;
@@ -108,12 +108,8 @@ void exec_quantized_linear(const QuantizedLinearNode& n, ExecutionState& st, Str
   bool widen = widens_on_cpu(x, s);
   std::optional<mx::array> product = kernel_quantized_linear(n, x, widen, st, s);
   if (!product && dequantizes_first(n, x, s)) {
-    QuantizedScales q =
-        quantized_scales(n.mode, n.scales, n.biases, st, false, s, "quantized_linear");
-    mx::array weight = mx::dequantize(st.tensor(n.w), q.scales, q.biases, n.group_size, n.bits,
-                                      q.mode, std::nullopt, x.dtype(), s);
+    mx::array weight = dequantized_weight(n, x, st, s, "quantized_linear");
     product = mx::matmul(x, mx::transpose(weight, {1, 0}, s), s);
-    st.ask_to_evaluate();
   }
   if (!product) {
     QuantizedScales q =

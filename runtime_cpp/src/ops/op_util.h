@@ -70,6 +70,20 @@ QuantizedScales quantized_scales(ir::QuantMode mode, const Tid& scales,
 // than the packed product.
 bool dequantizes_on_cuda(ir::QuantMode mode, bool transpose, const mx::array& x, StreamOrDevice s);
 
+// The affine weight of a quantized product node (QuantizedLinearNode,
+// GatherQMMNode) dequantized in `x`'s dtype, for a product that
+// dequantizes_on_cuda. The step then asks for a wait
+// (ExecutionState::ask_to_evaluate): the dequantized weight lives until the
+// device has run its product, and the host builds a prompt's layers ahead of it.
+template <typename QuantizedProduct>
+mx::array dequantized_weight(const QuantizedProduct& n, const mx::array& x, ExecutionState& st,
+                             StreamOrDevice s, const char* op) {
+  QuantizedScales q = quantized_scales(n.mode, n.scales, n.biases, st, false, s, op);
+  st.ask_to_evaluate();
+  return mx::dequantize(st.tensor(n.w), q.scales, q.biases, n.group_size, n.bits, q.mode,
+                        std::nullopt, x.dtype(), s);
+}
+
 // The one element of `x`, as T, on the host. An array already computed (a
 // program input, in host memory) is read where it is: no MLX op, no
 // evaluation. Evaluating even a reshape hands it to MLX's CPU stream thread
